@@ -1,0 +1,399 @@
+//! Declarative, target-independent checks, and per-target expected differences.
+//!
+//! A check states what the seed documents. Where a real binary is known to differ, the check
+//! carries that target's own expectation under `differs.<target>` with a reason; the report counts
+//! those apart from plain passes, and flags an expected difference that stopped happening so the
+//! baseline never goes stale.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::run::RunOutcome;
+use crate::wire::{self, Request};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckKind {
+    /// The process exit status: `equals`.
+    Exit,
+    /// The final stream-json `result` event: `subtype`, `is_error`, `equals` (its text), `contains`.
+    Result,
+    /// The number of main-loop Messages requests: `equals`.
+    Requests,
+    /// The `tools[]` of main-loop request `request`: `includes`, `excludes`, `order`.
+    Tools,
+    /// The tool_result for `tool_use_id`: `is_error`, `equals`, `contains`, `not_contains`,
+    /// `request` (the first request carrying it).
+    ToolResult,
+    /// Every tool_use of every assistant turn is answered exactly once, in the next request, in
+    /// one user message.
+    Pairing,
+    /// A file in the run's cwd (`~/` for HOME) afterwards: `equals`, `contains`, `absent`.
+    File,
+    /// The stream-json stdout: `events` (the sequence of `type[/subtype]`), `keys` (the exact
+    /// top-level key set per event kind).
+    Events,
+    /// Standard error: `contains`, `not_contains`, `equals`.
+    Stderr,
+}
+
+/// One `[[check]]` table. Which fields apply depends on `kind`; `validate` says which are missing.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckSpec {
+    pub kind: Option<CheckKind>,
+    /// A label for reports; a description is derived when absent.
+    pub name: Option<String>,
+    pub request: Option<usize>,
+    pub tool_use_id: Option<String>,
+    pub path: Option<String>,
+    pub equals: Option<Value>,
+    pub contains: Option<String>,
+    pub not_contains: Option<String>,
+    pub is_error: Option<bool>,
+    pub subtype: Option<String>,
+    pub absent: Option<bool>,
+    pub includes: Option<Vec<String>>,
+    pub excludes: Option<Vec<String>>,
+    pub order: Option<Vec<String>>,
+    pub events: Option<Vec<String>>,
+    pub keys: Option<BTreeMap<String, Vec<String>>>,
+    /// Why a target differs; required inside `differs.<target>`.
+    pub reason: Option<String>,
+    /// Per-target expectations that replace fields of this check: `differs."claude@2.1.235"`.
+    pub differs: Option<BTreeMap<String, CheckSpec>>,
+}
+
+/// What one check concluded for one run.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct CheckOutcome {
+    pub name: String,
+    pub ok: bool,
+    pub detail: String,
+    /// Set when the target matched its own documented difference from the seed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_difference: Option<String>,
+}
+
+impl CheckSpec {
+    /// Names the first missing or misplaced field, for the scenario loader's error.
+    pub fn validate(&self) -> Result<(), (&'static str, String)> {
+        let Some(kind) = self.kind else {
+            return Err(("kind", "missing: one of exit, result, requests, tools, tool_result, pairing, file, events, stderr".into()));
+        };
+        let need = |ok: bool, field: &'static str, what: &str| {
+            if ok { Ok(()) } else { Err((field, format!("required by kind `{}`: {what}", kind_name(kind)))) }
+        };
+        match kind {
+            CheckKind::Exit | CheckKind::Requests => {
+                need(self.equals.as_ref().is_some_and(Value::is_i64), "equals", "an integer")?
+            }
+            CheckKind::Tools => {
+                need(self.request.is_some(), "request", "the 1-based main-loop request")?;
+                need(
+                    self.includes.is_some() || self.excludes.is_some() || self.order.is_some(),
+                    "includes",
+                    "at least one of includes, excludes, order",
+                )?
+            }
+            CheckKind::ToolResult => need(self.tool_use_id.is_some(), "tool_use_id", "the tool_use id it answers")?,
+            CheckKind::File => need(self.path.is_some(), "path", "a path relative to the run's cwd")?,
+            CheckKind::Events => need(self.events.is_some() || self.keys.is_some(), "events", "events or keys")?,
+            CheckKind::Result | CheckKind::Pairing | CheckKind::Stderr => {}
+        }
+        for (target, spec) in self.differs.iter().flatten() {
+            if spec.reason.as_deref().unwrap_or("").trim().is_empty() {
+                return Err(("differs", format!("`{target}` needs a one-line `reason`")));
+            }
+            if spec.kind.is_some() || spec.differs.is_some() {
+                return Err(("differs", format!("`{target}` may override expectations only, not kind or differs")));
+            }
+        }
+        Ok(())
+    }
+
+    /// This check with `over`'s fields laid on top.
+    fn overlaid(&self, over: &CheckSpec) -> CheckSpec {
+        macro_rules! pick {
+            ($($f:ident),*) => { CheckSpec { $($f: over.$f.clone().or_else(|| self.$f.clone()),)* differs: None } };
+        }
+        pick!(kind, name, request, tool_use_id, path, equals, contains, not_contains, is_error, subtype, absent, includes, excludes, order, events, keys, reason)
+    }
+
+    fn difference_for(&self, target: &str) -> Option<&CheckSpec> {
+        let differs = self.differs.as_ref()?;
+        differs.get(target).or_else(|| {
+            let family = target.split(['@', ':']).next()?;
+            differs.get(family)
+        })
+    }
+
+    pub fn describe(&self) -> String {
+        if let Some(name) = &self.name {
+            return name.clone();
+        }
+        let kind = self.kind.map(kind_name).unwrap_or("?");
+        let mut parts = vec![kind.to_owned()];
+        if let Some(r) = self.request {
+            parts.push(format!("request {r}"));
+        }
+        if let Some(id) = &self.tool_use_id {
+            parts.push(id.clone());
+        }
+        if let Some(p) = &self.path {
+            parts.push(p.clone());
+        }
+        parts.join(" ")
+    }
+}
+
+fn kind_name(kind: CheckKind) -> &'static str {
+    match kind {
+        CheckKind::Exit => "exit",
+        CheckKind::Result => "result",
+        CheckKind::Requests => "requests",
+        CheckKind::Tools => "tools",
+        CheckKind::ToolResult => "tool_result",
+        CheckKind::Pairing => "pairing",
+        CheckKind::File => "file",
+        CheckKind::Events => "events",
+        CheckKind::Stderr => "stderr",
+    }
+}
+
+/// Evaluates `spec` for a run of `target`, honouring its expected difference.
+pub fn evaluate(spec: &CheckSpec, target: &str, run: &RunOutcome) -> CheckOutcome {
+    let name = spec.describe();
+    let seed_verdict = check(spec, run);
+    let Some(diff) = spec.difference_for(target) else {
+        return CheckOutcome { name, ok: seed_verdict.is_ok(), detail: seed_verdict.err().unwrap_or_default(), expected_difference: None };
+    };
+    let reason = diff.reason.clone().unwrap_or_default();
+    match (check(&spec.overlaid(diff), run), seed_verdict) {
+        (Ok(()), _) => CheckOutcome { name, ok: true, detail: String::new(), expected_difference: Some(reason) },
+        (Err(_), Ok(())) => CheckOutcome {
+            name,
+            ok: false,
+            detail: format!(
+                "expected difference no longer observed: {target} now behaves as the seed documents; \
+                 remove `differs.\"{target}\"` ({reason})"
+            ),
+            expected_difference: None,
+        },
+        (Err(detail), Err(_)) => CheckOutcome {
+            name,
+            ok: false,
+            detail: format!("{detail}\n(neither the seed's expectation nor the documented difference holds: {reason})"),
+            expected_difference: None,
+        },
+    }
+}
+
+fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
+    let kind = spec.kind.expect("validated at load");
+    let requests = run.main_requests();
+    match kind {
+        CheckKind::Exit => {
+            let want = spec.equals.as_ref().and_then(Value::as_i64).unwrap_or_default();
+            match run.exit_code {
+                Some(code) if i64::from(code) == want => Ok(()),
+                Some(code) => Err(expected_seen(want, code)),
+                None if run.timed_out => Err(expected_seen(want, "killed after the timeout")),
+                None => Err(expected_seen(want, "killed by a signal")),
+            }
+        }
+        CheckKind::Requests => {
+            let want = spec.equals.as_ref().and_then(Value::as_i64).unwrap_or_default();
+            if requests.len() as i64 == want { Ok(()) } else { Err(expected_seen(want, requests.len())) }
+        }
+        CheckKind::Result => {
+            let events = wire::stdout_events(&run.stdout);
+            let result = wire::result_event(&events).ok_or("no `result` event on stdout")?;
+            if let Some(subtype) = &spec.subtype {
+                field_eq("subtype", subtype.as_str(), result["subtype"].as_str().unwrap_or("<none>"))?;
+            }
+            if let Some(is_error) = spec.is_error {
+                field_eq("is_error", is_error, result["is_error"].as_bool().unwrap_or(false))?;
+            }
+            text_expectations(spec, result["result"].as_str().unwrap_or(""))
+        }
+        CheckKind::Tools => {
+            let n = spec.request.unwrap_or(1);
+            let request = requests.get(n.wrapping_sub(1)).ok_or_else(|| format!("request {n} was never sent ({} sent)", requests.len()))?;
+            let names = Request(request).tool_names();
+            for want in spec.includes.iter().flatten() {
+                if !names.contains(&want.as_str()) {
+                    return Err(format!("request {n} tools[] lacks `{want}`\n  seen: {names:?}"));
+                }
+            }
+            for unwanted in spec.excludes.iter().flatten() {
+                if names.contains(&unwanted.as_str()) {
+                    return Err(format!("request {n} tools[] carries `{unwanted}`\n  seen: {names:?}"));
+                }
+            }
+            if let Some(order) = &spec.order {
+                if names != order.iter().map(String::as_str).collect::<Vec<_>>() {
+                    return Err(list_diff(order, &names));
+                }
+            }
+            Ok(())
+        }
+        CheckKind::ToolResult => {
+            let id = spec.tool_use_id.as_deref().unwrap_or_default();
+            let found = requests.iter().enumerate().find_map(|(i, body)| {
+                Request(body).tool_results().into_iter().find(|(_, b)| b["tool_use_id"] == id).map(|(_, b)| (i + 1, b))
+            });
+            let (n, block) = found.ok_or_else(|| format!("no tool_result for `{id}` in any of {} requests", requests.len()))?;
+            if let Some(want) = spec.request {
+                field_eq("first request carrying it", want, n)?;
+            }
+            if let Some(is_error) = spec.is_error {
+                field_eq("is_error", is_error, wire::is_error(block))
+                    .map_err(|e| format!("{e}\n  content: {}", run.places.redact(&wire::tool_result_text(block))))?;
+            }
+            text_expectations(spec, &run.places.redact(&wire::tool_result_text(block)))
+        }
+        CheckKind::Pairing => pairing(&requests),
+        CheckKind::File => {
+            let rel = spec.path.as_deref().unwrap_or_default();
+            let path = match rel.strip_prefix("~/") {
+                Some(home_rel) => run.home.join(home_rel),
+                None => run.cwd.join(rel),
+            };
+            let content = std::fs::read_to_string(&path);
+            if spec.absent == Some(true) {
+                return if path.exists() { Err(format!("`{rel}` exists but should not")) } else { Ok(()) };
+            }
+            let content = content.map_err(|e| format!("`{rel}` cannot be read: {e}"))?;
+            text_expectations(spec, &content)
+        }
+        CheckKind::Events => {
+            let events = wire::stdout_events(&run.stdout);
+            if let Some(want) = &spec.events {
+                let seen: Vec<String> = events.iter().map(wire::event_kind).collect();
+                if &seen != want {
+                    return Err(list_diff(want, &seen.iter().map(String::as_str).collect::<Vec<_>>()));
+                }
+            }
+            for (kind, want_keys) in spec.keys.iter().flatten() {
+                let event = events.iter().find(|e| &wire::event_kind(e) == kind).ok_or_else(|| format!("no `{kind}` event"))?;
+                let mut seen: Vec<&str> = event.as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default();
+                seen.sort_unstable();
+                let mut want: Vec<&str> = want_keys.iter().map(String::as_str).collect();
+                want.sort_unstable();
+                if seen != want {
+                    let missing: Vec<_> = want.iter().filter(|k| !seen.contains(k)).collect();
+                    let extra: Vec<_> = seen.iter().filter(|k| !want.contains(k)).collect();
+                    return Err(format!("`{kind}` keys differ\n  missing: {missing:?}\n  unexpected: {extra:?}"));
+                }
+            }
+            Ok(())
+        }
+        CheckKind::Stderr => text_expectations(spec, &run.places.redact(&run.stderr)),
+    }
+}
+
+/// Every assistant tool_use in request k+1's history is answered, exactly once each, in the user
+/// message right after it, and that message answers nothing else.
+fn pairing(requests: &[&Value]) -> Result<(), String> {
+    let mut pairs = 0;
+    for (i, body) in requests.iter().enumerate() {
+        let messages = Request(body).messages();
+        for (m, message) in messages.iter().enumerate() {
+            if message["role"] != "assistant" {
+                continue;
+            }
+            let uses: Vec<&str> = wire::blocks(message)
+                .into_iter()
+                .filter(|b| b["type"] == "tool_use")
+                .filter_map(|b| b["id"].as_str())
+                .collect();
+            if uses.is_empty() {
+                continue;
+            }
+            let next = messages.get(m + 1).ok_or_else(|| {
+                format!("request {}: tool_use {uses:?} is the last message, with no tool_result after it", i + 1)
+            })?;
+            let answered: Vec<&str> = wire::blocks(next)
+                .into_iter()
+                .filter(|b| b["type"] == "tool_result")
+                .filter_map(|b| b["tool_use_id"].as_str())
+                .collect();
+            let mut sorted_uses = uses.clone();
+            sorted_uses.sort_unstable();
+            let mut sorted_answered = answered.clone();
+            sorted_answered.sort_unstable();
+            if next["role"] != "user" || sorted_uses != sorted_answered {
+                return Err(format!(
+                    "request {}, message {}: tool_use ids {uses:?} answered in the next message by {answered:?}",
+                    i + 1,
+                    m + 1
+                ));
+            }
+            pairs += uses.len();
+        }
+    }
+    if pairs == 0 {
+        return Err("no tool_use was sent in any request, so pairing was never exercised".into());
+    }
+    Ok(())
+}
+
+fn text_expectations(spec: &CheckSpec, seen: &str) -> Result<(), String> {
+    if let Some(want) = &spec.equals {
+        let want = want.as_str().map(str::to_owned).unwrap_or_else(|| want.to_string());
+        if want != seen {
+            return Err(text_diff(&want, seen));
+        }
+    }
+    if let Some(want) = &spec.contains {
+        if !seen.contains(want.as_str()) {
+            return Err(format!("expected to contain: {want:?}\n             seen: {}", clip(seen)));
+        }
+    }
+    if let Some(unwanted) = &spec.not_contains {
+        if seen.contains(unwanted.as_str()) {
+            return Err(format!("expected not to contain: {unwanted:?}\n                   seen: {}", clip(seen)));
+        }
+    }
+    Ok(())
+}
+
+fn field_eq<T: PartialEq + std::fmt::Debug>(field: &str, want: T, seen: T) -> Result<(), String> {
+    if want == seen { Ok(()) } else { Err(format!("{field}: {}", expected_seen(format!("{want:?}"), format!("{seen:?}")))) }
+}
+
+fn expected_seen(want: impl std::fmt::Display, seen: impl std::fmt::Display) -> String {
+    format!("expected {want}, seen {seen}")
+}
+
+fn clip(s: &str) -> String {
+    const MAX: usize = 400;
+    if s.len() <= MAX {
+        return format!("{s:?}");
+    }
+    let mut end = MAX;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{:?}… ({} bytes in all)", &s[..end], s.len())
+}
+
+/// A unified diff, expected (`-`) against seen (`+`).
+pub fn text_diff(want: &str, seen: &str) -> String {
+    let diff = similar::TextDiff::from_lines(want, seen);
+    let body = diff.unified_diff().context_radius(3).header("expected", "seen").to_string();
+    if body.trim().is_empty() {
+        format!("texts differ only in line endings\n  expected: {want:?}\n  seen: {seen:?}")
+    } else {
+        body
+    }
+}
+
+fn list_diff(want: &[impl AsRef<str>], seen: &[&str]) -> String {
+    let want = want.iter().map(|s| format!("{}\n", s.as_ref())).collect::<String>();
+    let seen = seen.iter().map(|s| format!("{s}\n")).collect::<String>();
+    text_diff(&want, &seen)
+}

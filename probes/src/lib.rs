@@ -1,0 +1,24 @@
+//! The harness: scenario files, targets, one run of a scenario against a target with every wire
+//! recorded, the normalized trace, declarative checks, snapshots and reports.
+//!
+//! Architecture invariant: a target is touched only through its process, its stdio, its files and
+//! the stubs' sockets. Nothing here links the reference agent.
+
+pub mod check;
+pub mod placeholders;
+pub mod probe;
+pub mod record;
+pub mod report;
+pub mod run;
+pub mod scenario;
+pub mod snapshot;
+pub mod target;
+pub mod trace;
+pub mod wire;
+
+pub use check::{evaluate, CheckOutcome};
+pub use report::{Report, Status};
+pub use probe::{probe, Probe};
+pub use run::{run_scenario, RunOutcome};
+pub use scenario::{load_dir, Scenario};
+pub use target::Target;

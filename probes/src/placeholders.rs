@@ -1,0 +1,56 @@
+//! `{cwd}` and `{home}` in scenario files: the run's own temporary directories, known only at run
+//! time.
+
+use serde_json::Value;
+
+/// The per-run values that placeholders expand to.
+#[derive(Debug, Clone)]
+pub struct Places {
+    pub cwd: String,
+    pub home: String,
+}
+
+impl Places {
+    pub fn expand(&self, s: &str) -> String {
+        s.replace("{cwd}", &self.cwd).replace("{home}", &self.home)
+    }
+
+    /// Expands every string inside a JSON value (keys included).
+    pub fn expand_json(&self, v: &Value) -> Value {
+        match v {
+            Value::String(s) => Value::String(self.expand(s)),
+            Value::Array(items) => Value::Array(items.iter().map(|i| self.expand_json(i)).collect()),
+            Value::Object(map) => {
+                Value::Object(map.iter().map(|(k, v)| (self.expand(k), self.expand_json(v))).collect())
+            }
+            other => other.clone(),
+        }
+    }
+
+    /// The reverse: volatile run paths replaced by their placeholders, for traces and records.
+    pub fn redact(&self, s: &str) -> String {
+        // The longer path first, in case one contains the other.
+        let (a, an, b, bn) = if self.cwd.len() >= self.home.len() {
+            (&self.cwd, "{cwd}", &self.home, "{home}")
+        } else {
+            (&self.home, "{home}", &self.cwd, "{cwd}")
+        };
+        s.replace(a.as_str(), an).replace(b.as_str(), bn)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expand_and_redact_round_trip() {
+        let p = Places { cwd: "/tmp/run-1/work".into(), home: "/tmp/run-1".into() };
+        let s = p.expand("{cwd}/a.txt and {home}/.claude");
+        assert_eq!(s, "/tmp/run-1/work/a.txt and /tmp/run-1/.claude");
+        assert_eq!(p.redact(&s), "{cwd}/a.txt and {home}/.claude");
+        let v = p.expand_json(&serde_json::json!({"file_path": "{cwd}/x", "n": 1}));
+        assert_eq!(v["file_path"], "/tmp/run-1/work/x");
+        assert_eq!(v["n"], 1);
+    }
+}

@@ -1,0 +1,97 @@
+//! The one entry point both `cargo xtask probe` and the test suite use: run a scenario on a
+//! target (once per split), evaluate its checks, build the trace, write the probe record.
+
+use std::path::Path;
+
+use stubs::messages::Split;
+
+use crate::check::{evaluate, CheckOutcome};
+use crate::report::Report;
+use crate::run::{run_scenario, RunOutcome};
+use crate::scenario::Scenario;
+use crate::target::Target;
+use crate::{record, trace};
+
+pub struct Probe {
+    pub report: Report,
+    /// The normalized trace of the first (whole) run.
+    pub trace: String,
+}
+
+/// Runs `scenario` against `target`, writing its record under `records` when given.
+pub async fn probe(scenario: &Scenario, target: &Target, records: Option<&Path>) -> Probe {
+    if !scenario.applies_to(target.kind) {
+        let why = format!("targets {:?} do not include `{}`", scenario.targets, target.kind);
+        return Probe { report: Report::skipped(&scenario.id, &target.name, &why), trace: String::new() };
+    }
+    let mut splits = scenario.splits().expect("validated at load");
+    if splits.is_empty() {
+        splits.push(Split::Whole);
+    }
+    let mut checks = Vec::new();
+    let mut first_trace: Option<(Split, String)> = None;
+    let mut duration_ms = 0;
+    for split in splits {
+        let run = match run_scenario(scenario, target, split).await {
+            Ok(run) => run,
+            Err(e) => {
+                checks.push(CheckOutcome { name: format!("run ({split})"), ok: false, detail: format!("{e:#}"), expected_difference: None });
+                continue;
+            }
+        };
+        duration_ms += run.duration.as_millis() as u64;
+        let trace = trace::normalize(&run, &scenario.prompt);
+        let mut run_checks = builtin_checks(scenario, &run);
+        if let Some((first_split, first)) = &first_trace {
+            let same = *first == trace;
+            run_checks.push(CheckOutcome {
+                name: format!("split {split} gives the same trace as {first_split}"),
+                ok: same,
+                detail: if same { String::new() } else { crate::check::text_diff(first, &trace) },
+                expected_difference: None,
+            });
+        } else {
+            run_checks.extend(scenario.checks.iter().map(|c| evaluate(c.get_ref(), &target.name, &run)));
+            first_trace = Some((split, trace));
+        }
+        if let Some(dir) = records {
+            let id = if split == Split::Whole { scenario.id.clone() } else { format!("{}@{split}", scenario.id) };
+            let _ = record::write(dir, &id.replace(':', "-"), &run, &run_checks);
+        }
+        checks.extend(run_checks);
+    }
+    let report = Report::from_checks(&scenario.id, &target.name, checks, duration_ms);
+    Probe { report, trace: first_trace.map(|(_, t)| t).unwrap_or_default() }
+}
+
+/// Checks every run gets: it finished in time, and the script was played exactly.
+fn builtin_checks(scenario: &Scenario, run: &RunOutcome) -> Vec<CheckOutcome> {
+    let mut out = Vec::new();
+    let tail = |s: &str| {
+        let lines: Vec<&str> = s.lines().collect();
+        lines[lines.len().saturating_sub(8)..].join("\n")
+    };
+    out.push(CheckOutcome {
+        name: "finished before the timeout".into(),
+        ok: !run.timed_out,
+        detail: if run.timed_out {
+            format!(
+                "killed after {} ms with {} main-loop requests recorded\nstdout tail:\n{}\nstderr tail:\n{}",
+                scenario.timeout().as_millis(),
+                run.main_requests().len(),
+                tail(&run.stdout),
+                tail(&run.stderr)
+            )
+        } else {
+            String::new()
+        },
+        expected_difference: None,
+    });
+    let detail = match (run.exhausted_at, run.turns_left) {
+        (Some(n), _) => format!("the script was exhausted at main-loop request {n} ({} turns scripted)", scenario.turns.len()),
+        (None, 0) => String::new(),
+        (None, left) => format!("{left} of {} scripted turns were never requested", scenario.turns.len()),
+    };
+    out.push(CheckOutcome { name: "script played exactly".into(), ok: detail.is_empty(), detail, expected_difference: None });
+    out
+}

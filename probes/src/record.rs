@@ -1,0 +1,50 @@
+//! The probe record: everything one run showed, like the seeds' `mcp-refresh.json`, written to
+//! `target/probes/<target>/<id>.json`.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use stubs::messages::RecordedRequest;
+
+use crate::check::CheckOutcome;
+use crate::run::RunOutcome;
+
+#[derive(Serialize)]
+pub struct ProbeRecord<'a> {
+    pub id: &'a str,
+    pub target: &'a str,
+    pub split: String,
+    pub command: &'a [String],
+    pub env: &'a std::collections::BTreeMap<String, String>,
+    pub cwd: &'a Path,
+    pub exit_code: Option<i32>,
+    pub timed_out: bool,
+    pub duration_ms: u64,
+    pub stdout: &'a str,
+    pub stderr: &'a str,
+    pub requests: &'a [RecordedRequest],
+    pub checks: &'a [CheckOutcome],
+}
+
+/// Writes the record under `dir/<target>/<id>.json` and returns the path.
+pub fn write(dir: &Path, id: &str, run: &RunOutcome, checks: &[CheckOutcome]) -> std::io::Result<PathBuf> {
+    let record = ProbeRecord {
+        id,
+        target: &run.target,
+        split: run.split.to_string(),
+        command: &run.command,
+        env: &run.env,
+        cwd: &run.cwd,
+        exit_code: run.exit_code,
+        timed_out: run.timed_out,
+        duration_ms: run.duration.as_millis() as u64,
+        stdout: &run.stdout,
+        stderr: &run.stderr,
+        requests: &run.requests,
+        checks,
+    };
+    let path = dir.join(run.target.replace(['/', ':'], "_")).join(format!("{}.json", id.replace('/', "__")));
+    std::fs::create_dir_all(path.parent().expect("has a parent"))?;
+    std::fs::write(&path, serde_json::to_vec_pretty(&record)?)?;
+    Ok(path)
+}

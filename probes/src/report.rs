@@ -1,0 +1,55 @@
+//! The machine-readable report: one entry per (scenario, target).
+
+use serde::Serialize;
+
+use crate::check::CheckOutcome;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Pass,
+    Fail,
+    Skip,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub id: String,
+    pub target: String,
+    pub status: Status,
+    pub checks: Vec<CheckOutcome>,
+    pub duration_ms: u64,
+}
+
+impl Report {
+    pub fn skipped(id: &str, target: &str, why: &str) -> Self {
+        Report {
+            id: id.into(),
+            target: target.into(),
+            status: Status::Skip,
+            checks: vec![CheckOutcome { name: "applies".into(), ok: true, detail: why.into(), expected_difference: None }],
+            duration_ms: 0,
+        }
+    }
+
+    pub fn from_checks(id: &str, target: &str, checks: Vec<CheckOutcome>, duration_ms: u64) -> Self {
+        let status = if checks.iter().all(|c| c.ok) { Status::Pass } else { Status::Fail };
+        Report { id: id.into(), target: target.into(), status, checks, duration_ms }
+    }
+
+    pub fn expected_differences(&self) -> usize {
+        self.checks.iter().filter(|c| c.expected_difference.is_some()).count()
+    }
+
+    /// The failed checks, each with its detail indented under its name.
+    pub fn failure_text(&self) -> String {
+        let mut out = String::new();
+        for check in self.checks.iter().filter(|c| !c.ok) {
+            out.push_str(&format!("  ✗ {}\n", check.name));
+            for line in check.detail.lines() {
+                out.push_str(&format!("      {line}\n"));
+            }
+        }
+        out
+    }
+}

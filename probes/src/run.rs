@@ -1,0 +1,229 @@
+//! One run of one scenario against one target: fixtures, stub, process, timeout, and everything
+//! recorded. Nothing here interprets the target; checks and traces read the [`RunOutcome`].
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use serde_json::Value;
+use stubs::messages::{Block, FileWrite, MessagesStub, RecordedRequest, Split, StubConfig, Turn};
+use tokio::io::AsyncReadExt;
+
+use crate::placeholders::Places;
+use crate::scenario::{Fixture, Scenario};
+use crate::target::Target;
+
+/// The fake key every target gets; real keys are never passed through.
+pub const FAKE_API_KEY: &str = "sk-ant-conformance-fake-key";
+
+/// Environment variables that may carry secrets; their values never reach a record.
+const SECRET_ENV: &[&str] = &["ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_SESSION_ACCESS_TOKEN"];
+
+pub struct RunOutcome {
+    pub target: String,
+    pub split: Split,
+    /// argv as started; the program path is the target's.
+    pub command: Vec<String>,
+    /// The environment given to the process, secrets redacted.
+    pub env: BTreeMap<String, String>,
+    pub exit_code: Option<i32>,
+    pub timed_out: bool,
+    pub stdout: String,
+    pub stderr: String,
+    pub requests: Vec<RecordedRequest>,
+    pub exhausted_at: Option<usize>,
+    pub turns_left: usize,
+    pub duration: Duration,
+    pub places: Places,
+    pub cwd: PathBuf,
+    pub home: PathBuf,
+    /// Keeps the run's directories alive until checks have read them.
+    _root: tempfile::TempDir,
+}
+
+impl RunOutcome {
+    /// Main-loop request bodies, in order.
+    pub fn main_requests(&self) -> Vec<&Value> {
+        self.requests.iter().filter(|r| r.main_index().is_some()).map(|r| &r.body).collect()
+    }
+}
+
+pub async fn run_scenario(scenario: &Scenario, target: &Target, split: Split) -> Result<RunOutcome> {
+    let root = tempfile::Builder::new().prefix("conformance-").tempdir()?;
+    let base = root.path().canonicalize()?;
+    let home = base.join("home");
+    let cwd = base.join("work");
+    std::fs::create_dir_all(&home)?;
+    std::fs::create_dir_all(&cwd)?;
+    let places = Places { cwd: cwd.display().to_string(), home: home.display().to_string() };
+    for fixture in &scenario.files {
+        write_fixture(fixture, &places, &cwd, &home)
+            .with_context(|| format!("{}: fixture `{}`", scenario.path.display(), fixture.path))?;
+    }
+
+    let turns = scenario.turns.iter().map(|t| expand_turn(t, &places, &cwd)).collect();
+    let stub = MessagesStub::start(StubConfig { main_model: scenario.model().to_owned(), turns, split }).await?;
+
+    let mut args: Vec<String> = vec![
+        "-p".into(),
+        places.expand(&scenario.prompt),
+        "--output-format".into(),
+        "stream-json".into(),
+        "--verbose".into(),
+        "--model".into(),
+        scenario.model().into(),
+    ];
+    args.extend(scenario.args.iter().map(|a| places.expand(a)));
+
+    let mut env: BTreeMap<String, String> = BTreeMap::new();
+    env.insert("PATH".into(), std::env::var("PATH").unwrap_or_else(|_| "/usr/local/bin:/usr/bin:/bin".into()));
+    env.insert("HOME".into(), places.home.clone());
+    env.insert("LANG".into(), "C.UTF-8".into());
+    env.insert("SHELL".into(), "/bin/bash".into());
+    env.insert("TERM".into(), "dumb".into());
+    env.insert("ANTHROPIC_BASE_URL".into(), stub.base_url());
+    env.insert("ANTHROPIC_API_KEY".into(), FAKE_API_KEY.into());
+    env.insert("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC".into(), "1".into());
+    env.insert("DISABLE_AUTOUPDATER".into(), "1".into());
+    // As root the real binary refuses the permission-bypass flags without it.
+    env.insert("IS_SANDBOX".into(), "1".into());
+    for (k, v) in &scenario.env {
+        env.insert(k.clone(), places.expand(v));
+    }
+    // An empty value in a scenario unsets a default (e.g. no API key for an OAuth run).
+    env.retain(|_, v| !v.is_empty());
+
+    let mut command = tokio::process::Command::new(&target.program);
+    command
+        .args(&args)
+        .env_clear()
+        .envs(&env)
+        .current_dir(&cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Its own process group, so a timeout ends the target and every child it started.
+        .process_group(0)
+        .kill_on_drop(true);
+    let started = Instant::now();
+    let mut child = command.spawn().with_context(|| format!("cannot start {}", target.program.display()))?;
+    let pid = child.id().map(|p| p as i32);
+    let mut stdout_pipe = child.stdout.take().expect("piped");
+    let mut stderr_pipe = child.stderr.take().expect("piped");
+    let stdout_task = tokio::spawn(async move {
+        let mut buf = Vec::new();
+        let _ = stdout_pipe.read_to_end(&mut buf).await;
+        buf
+    });
+    let stderr_task = tokio::spawn(async move {
+        let mut buf = Vec::new();
+        let _ = stderr_pipe.read_to_end(&mut buf).await;
+        buf
+    });
+    let (exit_code, timed_out) = match tokio::time::timeout(scenario.timeout(), child.wait()).await {
+        Ok(status) => (status?.code(), false),
+        Err(_) => {
+            kill_group(pid);
+            let _ = child.wait().await;
+            (None, true)
+        }
+    };
+    // Whatever the target left running in its group goes with it.
+    kill_group(pid);
+    let duration = started.elapsed();
+    let stdout = collect(stdout_task).await;
+    let stderr = collect(stderr_task).await;
+
+    let mut shown_env = env.clone();
+    for key in SECRET_ENV {
+        if let Some(v) = shown_env.get_mut(*key) {
+            *v = "[redacted]".into();
+        }
+    }
+    let mut command_line = vec![target.program.display().to_string()];
+    command_line.extend(args);
+    Ok(RunOutcome {
+        target: target.name.clone(),
+        split,
+        command: command_line,
+        env: shown_env,
+        exit_code,
+        timed_out,
+        stdout,
+        stderr,
+        requests: stub.requests(),
+        exhausted_at: stub.exhausted_at(),
+        turns_left: stub.turns_left(),
+        duration,
+        places,
+        cwd,
+        home,
+        _root: root,
+    })
+}
+
+async fn collect(task: tokio::task::JoinHandle<Vec<u8>>) -> String {
+    // Pipes held open by a grandchild close when the group is killed; bound the wait regardless.
+    match tokio::time::timeout(Duration::from_secs(5), task).await {
+        Ok(Ok(bytes)) => String::from_utf8_lossy(&bytes).into_owned(),
+        _ => String::new(),
+    }
+}
+
+fn kill_group(pid: Option<i32>) {
+    if let Some(pid) = pid {
+        // SAFETY: kill(2) with a negative pid signals the process group we created for the target.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+}
+
+fn resolve(path: &str, places: &Places, cwd: &Path, home: &Path) -> PathBuf {
+    let path = places.expand(path);
+    match path.strip_prefix("~/") {
+        Some(rel) => home.join(rel),
+        None => cwd.join(path),
+    }
+}
+
+fn write_fixture(fixture: &Fixture, places: &Places, cwd: &Path, home: &Path) -> Result<()> {
+    let path = resolve(&fixture.path, places, cwd, home);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(&path, places.expand(&fixture.content))?;
+    if let Some(mode) = fixture.mode {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode))?;
+    }
+    Ok(())
+}
+
+fn expand_turn(turn: &Turn, places: &Places, cwd: &Path) -> Turn {
+    let home = Path::new(&places.home);
+    Turn {
+        text: turn.text.as_deref().map(|t| places.expand(t)),
+        blocks: turn
+            .blocks
+            .iter()
+            .map(|b| match b {
+                Block::Text { text } => Block::Text { text: places.expand(text) },
+                Block::ToolUse { id, name, input } => {
+                    Block::ToolUse { id: id.clone(), name: name.clone(), input: places.expand_json(input) }
+                }
+            })
+            .collect(),
+        touch: turn
+            .touch
+            .iter()
+            .map(|w| FileWrite {
+                path: resolve(&w.path, places, cwd, home).display().to_string(),
+                content: places.expand(&w.content),
+            })
+            .collect(),
+        ..turn.clone()
+    }
+}

@@ -1,0 +1,224 @@
+//! Scenario files: `scenarios/<area>/<id>.toml`, one documented behaviour each.
+//!
+//! Parsing is strict (unknown fields are errors) and every error names the file, the line and the
+//! field, because a scenario that silently ignores a misspelt check would pass for the wrong reason.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use stubs::messages::{Split, Turn};
+use toml::Spanned;
+
+use crate::check::CheckSpec;
+
+/// The model every target is started with unless a scenario says otherwise; Messages requests for
+/// any other model are helpers, not the main loop.
+pub const DEFAULT_MODEL: &str = "claude-sonnet-4-5";
+/// Default wall-clock budget of one run, after which the target is killed by pid.
+pub const DEFAULT_TIMEOUT_MS: u64 = 60_000;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// The row of `conformance-matrix.md`, optionally `/variant`.
+    pub id: String,
+    pub title: String,
+    /// Where the behaviour is documented, e.g. `004_55bd47f71eaffc94.txt:141`.
+    #[serde(default)]
+    pub seed: Option<String>,
+    /// `reference` and/or `claude` (any real binary).
+    pub targets: Vec<String>,
+    pub prompt: String,
+    #[serde(default)]
+    pub args: Vec<String>,
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    #[serde(default)]
+    pub model: Option<String>,
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+    /// Fixture files written before the run; `~/` paths land in the run's HOME.
+    #[serde(default, rename = "file")]
+    pub files: Vec<Fixture>,
+    #[serde(default, rename = "turn")]
+    pub turns: Vec<Turn>,
+    #[serde(default, rename = "check")]
+    pub checks: Vec<Spanned<CheckSpec>>,
+    /// Serve the script once per split and require identical traces (`core.sse-split`).
+    #[serde(default)]
+    pub splits: Vec<String>,
+    #[serde(skip)]
+    pub path: PathBuf,
+    #[serde(skip)]
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fixture {
+    pub path: String,
+    #[serde(default)]
+    pub content: String,
+    /// Unix permission bits, e.g. `0o000` for an unreadable file.
+    #[serde(default)]
+    pub mode: Option<u32>,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {message}", path.display())]
+pub struct ScenarioError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+impl Scenario {
+    pub fn model(&self) -> &str {
+        self.model.as_deref().unwrap_or(DEFAULT_MODEL)
+    }
+
+    pub fn timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS))
+    }
+
+    pub fn applies_to(&self, target_kind: &str) -> bool {
+        self.targets.iter().any(|t| t == target_kind)
+    }
+
+    pub fn splits(&self) -> Result<Vec<Split>, String> {
+        self.splits.iter().map(|s| s.parse()).collect()
+    }
+
+    /// 1-based line of a byte offset in the source, for error messages.
+    pub fn line_of(&self, offset: usize) -> usize {
+        line_of(&self.source, offset)
+    }
+
+    pub fn parse(path: &Path, source: &str) -> Result<Self, ScenarioError> {
+        let err = |message: String| ScenarioError { path: path.to_owned(), message };
+        let mut scenario: Scenario = toml::from_str(source).map_err(|e| {
+            let line = e.span().map(|s| format!("line {}: ", line_of(source, s.start))).unwrap_or_default();
+            err(format!("{line}{}", e.message().trim_end()))
+        })?;
+        scenario.path = path.to_owned();
+        scenario.source = source.to_owned();
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+        let id_tail = scenario.id.replace('/', "__");
+        if stem != id_tail {
+            return Err(err(format!(
+                "line {}: field `id`: `{}` does not match the file name `{stem}.toml`",
+                find_line(source, "id"),
+                scenario.id
+            )));
+        }
+        for target in &scenario.targets {
+            if target != "reference" && target != "claude" {
+                return Err(err(format!(
+                    "line {}: field `targets`: unknown target kind `{target}` (expected `reference` or `claude`)",
+                    find_line(source, "targets")
+                )));
+            }
+        }
+        if let Err(e) = scenario.splits() {
+            return Err(err(format!("line {}: field `splits`: {e}", find_line(source, "splits"))));
+        }
+        for check in &scenario.checks {
+            check.get_ref().validate().map_err(|(field, message)| {
+                err(format!("line {}: check field `{field}`: {message}", line_of(source, check.span().start)))
+            })?;
+        }
+        Ok(scenario)
+    }
+
+    pub fn load(path: &Path) -> Result<Self, ScenarioError> {
+        let source = std::fs::read_to_string(path)
+            .map_err(|e| ScenarioError { path: path.to_owned(), message: format!("cannot read: {e}") })?;
+        Self::parse(path, &source)
+    }
+}
+
+/// Every `*.toml` under `dir`, sorted by id; the first bad file is an error.
+pub fn load_dir(dir: &Path) -> Result<Vec<Scenario>, ScenarioError> {
+    let mut paths = Vec::new();
+    collect(dir, &mut paths).map_err(|e| ScenarioError { path: dir.to_owned(), message: e.to_string() })?;
+    let mut scenarios = paths.iter().map(|p| Scenario::load(p)).collect::<Result<Vec<_>, _>>()?;
+    scenarios.sort_by(|a, b| a.id.cmp(&b.id));
+    for pair in scenarios.windows(2) {
+        if pair[0].id == pair[1].id {
+            return Err(ScenarioError {
+                path: pair[1].path.clone(),
+                message: format!("duplicate id `{}` (also in {})", pair[1].id, pair[0].path.display()),
+            });
+        }
+    }
+    Ok(scenarios)
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            collect(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "toml") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn line_of(source: &str, offset: usize) -> usize {
+    source[..offset.min(source.len())].matches('\n').count() + 1
+}
+
+fn find_line(source: &str, key: &str) -> usize {
+    source
+        .lines()
+        .position(|l| l.trim_start().starts_with(key) && l.contains('='))
+        .map_or(1, |i| i + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(src: &str) -> Result<Scenario, String> {
+        Scenario::parse(Path::new("scenarios/core/core.x.toml"), src).map_err(|e| e.to_string())
+    }
+
+    const HEAD: &str = "id = \"core.x\"\ntitle = \"t\"\ntargets = [\"reference\"]\nprompt = \"p\"\n";
+
+    #[test]
+    fn a_minimal_scenario_parses() {
+        let s = parse(&format!("{HEAD}[[turn]]\ntext = \"hi\"\n[[check]]\nkind = \"exit\"\nequals = 0\n")).unwrap();
+        assert_eq!(s.turns.len(), 1);
+        assert_eq!(s.checks.len(), 1);
+        assert_eq!(s.model(), DEFAULT_MODEL);
+    }
+
+    #[test]
+    fn unknown_field_names_file_line_and_field() {
+        let e = parse(&format!("{HEAD}[[check]]\nkind = \"exit\"\nequal = 0\n")).unwrap_err();
+        assert!(e.starts_with("scenarios/core/core.x.toml: line 7:"), "{e}");
+        assert!(e.contains("equal"), "{e}");
+    }
+
+    #[test]
+    fn a_check_missing_its_expectation_names_the_line_and_field() {
+        let e = parse(&format!("{HEAD}\n[[check]]\nkind = \"tool_result\"\nis_error = true\n")).unwrap_err();
+        assert!(e.contains("line 6: check field `tool_use_id`"), "{e}");
+    }
+
+    #[test]
+    fn id_must_match_file_name() {
+        let e = Scenario::parse(Path::new("scenarios/core/other.toml"), HEAD).unwrap_err().to_string();
+        assert!(e.contains("line 1: field `id`"), "{e}");
+    }
+
+    #[test]
+    fn bad_target_and_split_are_named() {
+        let e = parse(&HEAD.replace("[\"reference\"]", "[\"refrence\"]")).unwrap_err();
+        assert!(e.contains("line 3: field `targets`: unknown target kind `refrence`"), "{e}");
+        let e = parse(&format!("{HEAD}splits = [\"halves\"]\n")).unwrap_err();
+        assert!(e.contains("field `splits`: unknown split `halves`"), "{e}");
+    }
+}

@@ -1,0 +1,76 @@
+//! Trace snapshots in insta's file format, `snapshots/<target>/<id>.snap`, so `cargo insta review`
+//! can accept the `.snap.new` files this writes and the reference test suite can assert the same
+//! files through insta itself.
+
+use std::path::{Path, PathBuf};
+
+/// The file name insta uses for a snapshot named `id` without a module prefix.
+pub fn file_name(id: &str) -> String {
+    format!("{}.snap", id.replace('/', "__"))
+}
+
+pub fn path(root: &Path, target_dir: &str, id: &str) -> PathBuf {
+    root.join(target_dir).join(file_name(id))
+}
+
+/// The snapshot body: everything after insta's `---` metadata header.
+pub fn read(path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let body = match text.strip_prefix("---\n") {
+        Some(rest) => rest.split_once("\n---\n").map(|(_, body)| body).unwrap_or(rest),
+        None => &text,
+    };
+    Some(body.trim_end().to_owned())
+}
+
+pub fn render(id: &str, body: &str) -> String {
+    format!("---\nsource: probes/src/snapshot.rs\ndescription: normalized trace of {id}\nexpression: trace\n---\n{}\n", body.trim_end())
+}
+
+pub enum Verdict {
+    Same,
+    /// No snapshot yet; the new one was written beside it as `.snap.new`.
+    New(PathBuf),
+    /// Differs; the diff, with the new trace written as `.snap.new`.
+    Changed(String, PathBuf),
+}
+
+/// Compares `body` with the stored snapshot; on any difference writes `.snap.new` (or, with
+/// `accept`, the snapshot itself).
+pub fn compare(path: &Path, id: &str, body: &str, accept: bool) -> std::io::Result<Verdict> {
+    let stored = read(path);
+    if stored.as_deref() == Some(body.trim_end()) {
+        return Ok(Verdict::Same);
+    }
+    std::fs::create_dir_all(path.parent().expect("has a parent"))?;
+    let target = if accept { path.to_owned() } else { path.with_extension("snap.new") };
+    std::fs::write(&target, render(id, body))?;
+    Ok(match stored {
+        None => Verdict::New(target),
+        Some(old) => Verdict::Changed(crate::check::text_diff(&format!("{old}\n"), &format!("{}\n", body.trim_end())), target),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn render_and_read_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = path(dir.path(), "reference", "core.x/variant");
+        assert!(p.ends_with("reference/core.x__variant.snap"));
+        assert!(matches!(compare(&p, "core.x", "a\nb\n", false).unwrap(), Verdict::New(_)));
+        assert!(!p.exists(), "without accept only .snap.new is written");
+        assert!(matches!(compare(&p, "core.x", "a\nb\n", true).unwrap(), Verdict::New(_)));
+        assert_eq!(read(&p).unwrap(), "a\nb");
+        assert!(matches!(compare(&p, "core.x", "a\nb", false).unwrap(), Verdict::Same));
+        match compare(&p, "core.x", "a\nc", false).unwrap() {
+            Verdict::Changed(diff, new) => {
+                assert!(diff.contains("-b") && diff.contains("+c"), "{diff}");
+                assert!(new.to_string_lossy().ends_with(".snap.new"));
+            }
+            _ => panic!("expected a change"),
+        }
+    }
+}

@@ -1,0 +1,196 @@
+//! The normalized trace of a run: what the target sent and printed, with volatile values redacted
+//! and long texts reduced to their length, so two targets or two versions can be diffed line by
+//! line. It never holds a real binary's system prompt, reminders or tool descriptions.
+
+use std::fmt::Write as _;
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde_json::Value;
+use stubs::messages::RequestKind;
+
+use crate::run::RunOutcome;
+use crate::wire::{self, Request};
+
+/// Texts up to this many chars appear verbatim (our own script, fixtures, short tool messages).
+const VERBATIM_MAX: usize = 200;
+
+static UUID: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}").unwrap());
+static DATE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\d{4}-\d{2}-\d{2}([T ][0-9:.]+Z?)?").unwrap());
+static TMP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"/tmp/[^\s\x22'`]+").unwrap());
+
+/// Replaces run paths, UUIDs, dates and temp paths with placeholders.
+pub fn redact(run: &RunOutcome, s: &str) -> String {
+    let s = run.places.redact(s);
+    let s = UUID.replace_all(&s, "{uuid}");
+    let s = DATE.replace_all(&s, "{date}");
+    TMP.replace_all(&s, "{tmp}").into_owned()
+}
+
+pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
+    let mut out = String::new();
+    let events = wire::stdout_events(&run.stdout);
+    match (run.exit_code, run.timed_out) {
+        (Some(code), _) => writeln!(out, "exit: {code}").unwrap(),
+        (None, true) => writeln!(out, "exit: killed after timeout").unwrap(),
+        (None, false) => writeln!(out, "exit: killed by signal").unwrap(),
+    }
+    match wire::result_event(&events) {
+        Some(r) => writeln!(
+            out,
+            "result: {} is_error={} {}",
+            r["subtype"].as_str().unwrap_or("?"),
+            r["is_error"].as_bool().unwrap_or(false),
+            text(run, r["result"].as_str().unwrap_or(""))
+        )
+        .unwrap(),
+        None => writeln!(out, "result: none").unwrap(),
+    }
+    let kinds: Vec<String> = events.iter().map(wire::event_kind).collect();
+    writeln!(out, "stdout: {}", kinds.join(" ")).unwrap();
+    let mut seen_kinds = Vec::new();
+    for (event, kind) in events.iter().zip(&kinds) {
+        if seen_kinds.contains(kind) {
+            continue;
+        }
+        seen_kinds.push(kind.clone());
+        writeln!(out, "  {kind} keys: {}", keys(event, 2)).unwrap();
+    }
+
+    let mut helpers: Vec<String> = run
+        .requests
+        .iter()
+        .filter_map(|r| match &r.kind {
+            RequestKind::Main(_) => None,
+            RequestKind::Side(why) => Some(format!("{} {} ({why})", r.method, r.path)),
+            RequestKind::Other => Some(format!("{} {}", r.method, r.path)),
+        })
+        .collect();
+    helpers.sort();
+    helpers.dedup();
+    writeln!(out, "other requests: {}", if helpers.is_empty() { "none".into() } else { helpers.join(", ") }).unwrap();
+
+    let requests = run.main_requests();
+    let mut previous: Option<(Vec<&str>, &[Value])> = None;
+    for (i, body) in requests.iter().enumerate() {
+        let request = Request(body);
+        writeln!(out, "request {}:", i + 1).unwrap();
+        let tools = request.tool_names();
+        match &previous {
+            Some((prev_tools, _)) if *prev_tools == tools => writeln!(out, "  tools: as request {i}").unwrap(),
+            _ => writeln!(out, "  tools: {}", tools.join(", ")).unwrap(),
+        }
+        if let Some(system) = body.get("system") {
+            let shape = match system {
+                Value::Array(blocks) => format!("{} blocks", blocks.len()),
+                Value::String(_) => "string".into(),
+                _ => "other".into(),
+            };
+            writeln!(out, "  system: {shape}").unwrap();
+        }
+        let messages = request.messages();
+        let skip = match &previous {
+            Some((_, prev)) if messages.len() >= prev.len() && messages[..prev.len()] == prev[..] => {
+                writeln!(out, "  messages 1-{} as request {i}", prev.len()).unwrap();
+                prev.len()
+            }
+            _ => 0,
+        };
+        for message in &messages[skip..] {
+            let role = message["role"].as_str().unwrap_or("?");
+            let rendered: Vec<String> = wire::blocks(message).iter().map(|b| block(run, b, prompt)).collect();
+            writeln!(out, "  {role}: {}", rendered.join(" | ")).unwrap();
+        }
+        previous = Some((tools, messages));
+    }
+
+    if let Some(first) = requests.first() {
+        writeln!(out, "tool schemas (request 1):").unwrap();
+        for tool in first["tools"].as_array().into_iter().flatten() {
+            writeln!(out, "  {}", signature(tool)).unwrap();
+        }
+    }
+    out
+}
+
+fn block(run: &RunOutcome, b: &Value, prompt: &str) -> String {
+    match b["type"].as_str() {
+        Some("text") | None => {
+            let t = b["text"].as_str().or(b.as_str()).unwrap_or("");
+            if t == run.places.expand(prompt) {
+                "text(prompt)".into()
+            } else if t.trim_start().starts_with("<system-reminder>") {
+                format!("system-reminder({} chars)", redact(run, t).chars().count())
+            } else {
+                format!("text {}", text(run, t))
+            }
+        }
+        Some("tool_use") => format!("tool_use {} {}", b["id"].as_str().unwrap_or("?"), b["name"].as_str().unwrap_or("?")),
+        Some("tool_result") => format!(
+            "tool_result {} {} {}",
+            b["tool_use_id"].as_str().unwrap_or("?"),
+            if wire::is_error(b) { "error" } else { "ok" },
+            text(run, &wire::tool_result_text(b))
+        ),
+        Some(other) => other.to_owned(),
+    }
+}
+
+/// A short text verbatim (quoted), a long one as its length.
+fn text(run: &RunOutcome, t: &str) -> String {
+    let t = redact(run, t);
+    if t.chars().count() <= VERBATIM_MAX {
+        format!("{t:?}")
+    } else {
+        format!("({} chars)", t.chars().count())
+    }
+}
+
+/// Sorted keys, objects expanded `depth` levels: `message{content,id}, type`.
+fn keys(v: &Value, depth: usize) -> String {
+    let Some(map) = v.as_object() else { return String::new() };
+    let mut names: Vec<&String> = map.keys().collect();
+    names.sort();
+    names
+        .iter()
+        .map(|k| match &map[k.as_str()] {
+            Value::Object(inner) if depth > 1 && !inner.is_empty() => format!("{k}{{{}}}", keys(&map[k.as_str()], depth - 1)),
+            _ => k.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `Name(prop*: type, …)`, `*` marking required properties: the schema's shape, never its prose.
+fn signature(tool: &Value) -> String {
+    let name = tool["name"].as_str().unwrap_or("?");
+    let schema = &tool["input_schema"];
+    let required: Vec<&str> = schema["required"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+    let props = schema["properties"].as_object().map(|props| {
+        let mut names: Vec<&String> = props.keys().collect();
+        names.sort();
+        names
+            .iter()
+            .map(|p| {
+                let star = if required.contains(&p.as_str()) { "*" } else { "" };
+                format!("{p}{star}: {}", type_of(&props[p.as_str()]))
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    });
+    format!("{name}({})", props.unwrap_or_default())
+}
+
+fn type_of(schema: &Value) -> String {
+    if let Some(values) = schema["enum"].as_array() {
+        return values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join("|");
+    }
+    match &schema["type"] {
+        Value::String(t) if t == "array" => format!("{}[]", type_of(&schema["items"])),
+        Value::String(t) => t.clone(),
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect::<Vec<_>>().join("|"),
+        _ if schema.get("anyOf").is_some() => "anyOf".into(),
+        _ => "any".into(),
+    }
+}

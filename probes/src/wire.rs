@@ -1,0 +1,83 @@
+//! Read-only views of what crossed the wires in one run: main-loop request bodies, stream-json
+//! stdout events, and helpers to find tool_use / tool_result blocks in them.
+
+use serde_json::Value;
+
+/// One main-loop Messages request body.
+#[derive(Debug, Clone)]
+pub struct Request<'a>(pub &'a Value);
+
+impl<'a> Request<'a> {
+    pub fn tool_names(&self) -> Vec<&'a str> {
+        self.0["tools"]
+            .as_array()
+            .map(|tools| tools.iter().filter_map(|t| t["name"].as_str()).collect())
+            .unwrap_or_default()
+    }
+
+    pub fn messages(&self) -> &'a [Value] {
+        self.0["messages"].as_array().map(Vec::as_slice).unwrap_or_default()
+    }
+
+    /// Every tool_result block in this request, with the index of the message that holds it.
+    pub fn tool_results(&self) -> Vec<(usize, &'a Value)> {
+        let mut out = Vec::new();
+        for (i, message) in self.messages().iter().enumerate() {
+            for block in blocks(message) {
+                if block["type"] == "tool_result" {
+                    out.push((i, block));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The content blocks of a message; a string content counts as one text block.
+pub fn blocks(message: &Value) -> Vec<&Value> {
+    match &message["content"] {
+        Value::Array(items) => items.iter().collect(),
+        Value::String(_) => vec![&message["content"]],
+        _ => vec![],
+    }
+}
+
+/// The text of a tool_result's `content`, whether a string or text blocks.
+pub fn tool_result_text(block: &Value) -> String {
+    match &block["content"] {
+        Value::String(s) => s.clone(),
+        Value::Array(items) => items
+            .iter()
+            .filter_map(|b| b["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+pub fn is_error(block: &Value) -> bool {
+    block["is_error"].as_bool().unwrap_or(false)
+}
+
+/// Stdout lines parsed as JSON; lines that are not JSON are kept as strings.
+pub fn stdout_events(stdout: &str) -> Vec<Value> {
+    stdout
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|_| Value::String(l.to_owned())))
+        .collect()
+}
+
+/// `type` or `type/subtype` of a stream-json event.
+pub fn event_kind(event: &Value) -> String {
+    match (event["type"].as_str(), event["subtype"].as_str()) {
+        (Some(t), Some(s)) => format!("{t}/{s}"),
+        (Some(t), None) => t.to_owned(),
+        _ => "<not json>".to_owned(),
+    }
+}
+
+/// The final `result` event, if the target printed one.
+pub fn result_event(events: &[Value]) -> Option<&Value> {
+    events.iter().rev().find(|e| e["type"] == "result")
+}

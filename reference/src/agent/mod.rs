@@ -1,0 +1,8 @@
+//! The agent loop and what it prints.
+
+pub mod events;
+mod prompt;
+mod session;
+pub mod usage;
+
+pub use session::{run, Config};

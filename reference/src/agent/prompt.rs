@@ -1,0 +1,19 @@
+//! The reference agent's system prompt, in our own words (never the real binary's).
+
+use serde_json::{json, Value};
+
+const IDENTITY: &str = "You are the reference agent of a conformance harness for coding-agent command-line tools.";
+
+const GUIDANCE: &str = "\
+Work in the user's project through the tools you are given. Read a file before you change it; \
+change files with Edit for small changes and Write for whole files; run commands with Bash. \
+Every tool call gets a result; read it before deciding the next step. When the task is done, \
+answer with a short plain-text summary.";
+
+/// The `system` blocks of every main-loop request; the last carries the cache breakpoint.
+pub fn system_blocks(cwd: &str) -> Value {
+    json!([
+        {"type": "text", "text": IDENTITY},
+        {"type": "text", "text": format!("{GUIDANCE}\nWorking directory: {cwd}"), "cache_control": {"type": "ephemeral"}},
+    ])
+}

@@ -1,0 +1,180 @@
+//! One non-interactive session: the request is assembled from the current state every time (the
+//! tool catalog is read at assembly, so a catalog that changes applies from the next request on),
+//! streamed, its tool_uses run through the pipeline, their results paired back, until the model
+//! ends its turn.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use serde_json::{json, Value};
+
+use super::events::{uuid, Format, Output};
+use super::prompt;
+use super::usage::Usage;
+use crate::api::{ApiError, Client};
+use crate::limits;
+use crate::permissions::{Mode, Permissions};
+use crate::tools::{self, FileState, Tool, ToolContext};
+
+pub struct Config {
+    pub prompt: String,
+    pub model: String,
+    pub format: Format,
+    pub session_id: String,
+    pub mode: Mode,
+    pub max_turns: Option<u64>,
+    pub base_url: String,
+    pub api_key: Option<String>,
+    pub cwd: PathBuf,
+    pub home: PathBuf,
+}
+
+/// Runs the session and returns the process exit status.
+pub async fn run(config: Config) -> i32 {
+    let started = Instant::now();
+    let out = Output { format: config.format, session_id: config.session_id.clone() };
+    let client = Client::new(config.base_url.clone(), config.api_key.clone(), config.session_id.clone());
+    let catalog: Vec<&'static dyn Tool> = tools::builtin();
+    let mut ctx = ToolContext {
+        cwd: config.cwd.clone(),
+        home: config.home.clone(),
+        session_id: config.session_id.clone(),
+        files: FileState::default(),
+        permissions: Permissions::load(config.mode, &config.cwd, &config.home),
+        shell_cwd: config.cwd.clone(),
+    };
+    let cwd = config.cwd.display().to_string();
+    let memory_dir = format!("{}/memory/", tools::persist_project_dir(&config.home, &config.cwd).display());
+    let names: Vec<&str> = catalog.iter().map(|t| t.name()).collect();
+    out.event(&out.init(&cwd, &names, &config.model, config.mode.as_str(), &memory_dir));
+
+    let mut messages = vec![json!({"role": "user", "content": [{"type": "text", "text": config.prompt}]})];
+    let mut usage = Usage::default();
+    let mut api_ms = 0;
+    let mut turns = 0;
+    let mut denials = Vec::new();
+    loop {
+        let body = request_body(&config, &catalog, &messages);
+        let answer = client
+            .send(
+                &body,
+                |message, index, request_id| out.event(&out.assistant(message, index, request_id)),
+                |retry| out.event(&out.api_retry(retry)),
+            )
+            .await;
+        turns += 1;
+        let answer = match answer {
+            Ok(answer) => answer,
+            Err(error) => return api_failure(&out, &client, &error, started, turns),
+        };
+        api_ms += answer.api_ms;
+        usage.add(&answer.message);
+        messages.push(answer.message.as_history());
+        let tool_uses: Vec<Value> = answer.message.tool_uses().cloned().collect();
+        if tool_uses.is_empty() {
+            let result = result_event(&out, &config, ResultFields {
+                subtype: "success", is_error: false, terminal_reason: "completed",
+                stop_reason: answer.message.stop_reason.clone(), text: Some(answer.message.text()),
+                turns, usage, api_ms, started, denials, errors: None,
+            });
+            out.finish(&result);
+            return 0;
+        }
+        let mut blocks = Vec::new();
+        for tool_use in &tool_uses {
+            // The pipeline blocks on files and processes; let the runtime know.
+            let result = tokio::task::block_in_place(|| tools::run_tool(&catalog, tool_use, &mut ctx));
+            if let Some(message) = &result.denied {
+                let name = tool_use["name"].as_str().unwrap_or_default();
+                out.event(&out.permission_denied(name, &result.tool_use_id, message));
+                denials.push(json!({"tool_name": name, "tool_use_id": result.tool_use_id, "tool_input": tool_use["input"]}));
+            }
+            out.event(&out.user_tool_result(&result.block(), &result.structured));
+            blocks.push(result.block());
+        }
+        messages.push(json!({"role": "user", "content": blocks}));
+        if config.max_turns.is_some_and(|max| turns + 1 > max) {
+            let result = result_event(&out, &config, ResultFields {
+                subtype: "error_max_turns", is_error: true, terminal_reason: "max_turns",
+                stop_reason: answer.message.stop_reason.clone(), text: None, turns: turns + 1, usage, api_ms, started, denials,
+                errors: Some(format!("Reached maximum number of turns ({})", config.max_turns.unwrap_or_default())),
+            });
+            out.finish(&result);
+            return 1;
+        }
+    }
+}
+
+/// The request as of now: the catalog and history are read here, at assembly, and nowhere else.
+fn request_body(config: &Config, catalog: &[&dyn Tool], messages: &[Value]) -> Value {
+    let mut messages = messages.to_vec();
+    // One cache breakpoint on the last block of the last message, as the real binary places it.
+    if let Some(last) = messages.last_mut().and_then(|m| m["content"].as_array_mut()).and_then(|c| c.last_mut()) {
+        last["cache_control"] = json!({"type": "ephemeral"});
+    }
+    json!({
+        "model": config.model,
+        "messages": messages,
+        "system": prompt::system_blocks(&config.cwd.display().to_string()),
+        "tools": catalog.iter().map(|t| tools::definition(*t)).collect::<Vec<_>>(),
+        "metadata": {"user_id": json!({"session_id": config.session_id}).to_string()},
+        "max_tokens": limits::API_MAX_TOKENS.get(),
+        "stream": true,
+    })
+}
+
+struct ResultFields {
+    subtype: &'static str,
+    is_error: bool,
+    terminal_reason: &'static str,
+    stop_reason: Option<String>,
+    text: Option<String>,
+    turns: u64,
+    usage: Usage,
+    api_ms: u64,
+    started: Instant,
+    denials: Vec<Value>,
+    errors: Option<String>,
+}
+
+fn result_event(out: &Output, config: &Config, f: ResultFields) -> Value {
+    let mut r = json!({
+        "is_error": f.is_error, "duration_api_ms": f.api_ms, "num_turns": f.turns, "stop_reason": f.stop_reason,
+        "session_id": out.session_id, "total_cost_usd": f.usage.cost(&config.model), "usage": f.usage.json(),
+        "modelUsage": f.usage.model_usage(&config.model), "permission_denials": f.denials,
+        "terminal_reason": f.terminal_reason, "fast_mode_state": "off", "fast_mode_disabled_reason": "sdk_opt_in_required",
+        "subtype": f.subtype,
+    });
+    match (&f.text, &f.errors) {
+        (_, Some(error)) => r["errors"] = json!([error]),
+        (Some(text), None) => {
+            r["api_error_status"] = Value::Null;
+            r["result"] = json!(text);
+            // Latency figures the real binary reports; this agent does not measure them apart.
+            r["ttft_ms"] = json!(f.api_ms);
+            r["ttft_stream_ms"] = json!(f.api_ms);
+            r["time_to_request_ms"] = json!(0);
+        }
+        (None, None) => {}
+    }
+    r["type"] = json!("result");
+    r["duration_ms"] = json!(f.started.elapsed().as_millis() as u64);
+    r["uuid"] = json!(uuid());
+    r
+}
+
+/// The API failed for good: a synthetic assistant message, then a result that is a `success`
+/// subtype with `is_error` set, exit 1 (as the real binary ends such runs).
+fn api_failure(out: &Output, client: &Client, error: &ApiError, started: Instant, turns: u64) -> i32 {
+    let text = error.user_text(&client.gateway());
+    out.event(&out.api_error_message(error, &text));
+    let result = json!({
+        "is_error": true, "duration_api_ms": 0, "num_turns": turns, "stop_reason": "stop_sequence",
+        "session_id": out.session_id, "total_cost_usd": 0, "usage": Usage::default().json(), "modelUsage": {},
+        "permission_denials": [], "terminal_reason": "api_error", "fast_mode_state": "off",
+        "fast_mode_disabled_reason": "sdk_opt_in_required", "subtype": "success", "api_error_status": error.status(),
+        "result": text, "type": "result", "duration_ms": started.elapsed().as_millis() as u64, "uuid": uuid(),
+    });
+    out.finish(&result);
+    1
+}

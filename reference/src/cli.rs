@@ -1,0 +1,108 @@
+//! Command-line parsing with the real CLI's flags and its error texts (commander.js wording,
+//! recorded from 2.1.235), so a script that drives `claude -p` drives this binary the same way.
+
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{ArgAction, Parser};
+
+use crate::agent::events::Format;
+use crate::permissions::Mode;
+
+#[derive(Debug, Parser)]
+#[command(name = "claude-reference", disable_version_flag = true, disable_help_subcommand = true)]
+pub struct Args {
+    /// Print the response and exit (the only mode this agent has).
+    #[arg(short = 'p', long = "print")]
+    pub print: bool,
+    /// The prompt; read from stdin when absent.
+    pub prompt: Option<String>,
+    #[arg(long = "output-format", value_name = "format")]
+    pub output_format: Option<String>,
+    #[arg(long)]
+    pub verbose: bool,
+    #[arg(long)]
+    pub model: Option<String>,
+    #[arg(long = "session-id")]
+    pub session_id: Option<String>,
+    #[arg(long = "permission-mode", value_name = "mode")]
+    pub permission_mode: Option<String>,
+    #[arg(long = "dangerously-skip-permissions")]
+    pub dangerously_skip_permissions: bool,
+    #[arg(long = "max-turns")]
+    pub max_turns: Option<u64>,
+    #[arg(long = "mcp-config", action = ArgAction::Append)]
+    pub mcp_config: Vec<String>,
+    #[arg(long = "strict-mcp-config")]
+    pub strict_mcp_config: bool,
+    #[arg(long = "add-dir", action = ArgAction::Append)]
+    pub add_dir: Vec<String>,
+    #[arg(long)]
+    pub brief: bool,
+    #[arg(long = "plugin-dir", action = ArgAction::Append)]
+    pub plugin_dir: Vec<String>,
+    #[arg(long = "allowedTools", visible_alias = "allowed-tools", value_delimiter = ',', action = ArgAction::Append)]
+    pub allowed_tools: Vec<String>,
+    #[arg(long = "disallowedTools", visible_alias = "disallowed-tools", value_delimiter = ',', action = ArgAction::Append)]
+    pub disallowed_tools: Vec<String>,
+    #[arg(short = 'v', long = "version")]
+    pub version: bool,
+    /// Print the limits table and exit.
+    #[arg(long, hide = true)]
+    pub limits: bool,
+}
+
+/// A usage error, printed to stderr as is, exit 1.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+pub fn parse(argv: impl IntoIterator<Item = String>) -> Result<Args, UsageError> {
+    let args = Args::try_parse_from(argv).map_err(|e| match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => UsageError(e.to_string()),
+        ErrorKind::UnknownArgument => {
+            let arg = context(&e, ContextKind::InvalidArg).unwrap_or_default();
+            let arg = arg.split('=').next().unwrap_or_default().to_owned();
+            match context(&e, ContextKind::SuggestedArg) {
+                Some(s) => UsageError(format!("error: unknown option '{arg}'\n(Did you mean {s}?)\n")),
+                None => UsageError(format!("error: unknown option '{arg}'\n")),
+            }
+        }
+        _ => UsageError(format!("error: {}\n", e.render().to_string().trim_start_matches("error: ").lines().next().unwrap_or_default())),
+    })?;
+    Ok(args)
+}
+
+fn context(e: &clap::Error, kind: ContextKind) -> Option<String> {
+    match e.get(kind)? {
+        ContextValue::String(s) => Some(s.clone()),
+        ContextValue::Strings(v) => v.first().cloned(),
+        other => Some(other.to_string()),
+    }
+}
+
+impl Args {
+    pub fn format(&self) -> Result<Format, UsageError> {
+        let format = match self.output_format.as_deref() {
+            None | Some("text") => Format::Text,
+            Some("json") => Format::Json,
+            Some("stream-json") => Format::StreamJson,
+            Some(other) => return Err(invalid_choice("--output-format <format>", other, &["text", "json", "stream-json"])),
+        };
+        if format == Format::StreamJson && !self.verbose {
+            return Err(UsageError("Error: When using --print, --output-format=stream-json requires --verbose\n".into()));
+        }
+        Ok(format)
+    }
+
+    pub fn mode(&self) -> Result<Mode, UsageError> {
+        if self.dangerously_skip_permissions {
+            return Ok(Mode::BypassPermissions);
+        }
+        match self.permission_mode.as_deref() {
+            None => Ok(Mode::Default),
+            Some(m) => Mode::parse(m).ok_or_else(|| invalid_choice("--permission-mode <mode>", m, Mode::CHOICES)),
+        }
+    }
+}
+
+fn invalid_choice(option: &str, value: &str, choices: &[&str]) -> UsageError {
+    UsageError(format!("error: option '{option}' argument '{value}' is invalid. Allowed choices are {}.\n", choices.join(", ")))
+}

@@ -1,0 +1,19 @@
+//! The reference agent: a drop-in for the real CLI's non-interactive mode that implements what the
+//! seeds document, exactly. The harness sees it only as a process, like the real binary.
+
+pub mod agent;
+pub mod api;
+pub mod cli;
+pub mod limits;
+pub mod permissions;
+pub mod tools;
+
+/// The version of the real CLI whose contract this agent implements.
+pub const CONTRACT_VERSION: &str = "2.1.235";
+
+/// Named exit statuses, as the real binary uses them.
+pub mod exit {
+    pub const SUCCESS: i32 = 0;
+    /// Usage errors, API errors, max turns.
+    pub const FAILURE: i32 = 1;
+}

@@ -1,0 +1,117 @@
+//! Thresholds the seeds do not state, recorded from the real 2.1.235 binary against the stubs
+//! (where the seeds are silent, the real binary is the contract). `case` names the recording.
+
+use super::{Kind, Limit, Source, Unit};
+
+pub const API_MAX_RETRIES_DEFAULT: Limit = Limit {
+    name: "api.retry.max_retries_default",
+    value: 10,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "529 forever: api_retry events report max_retries 10; CLAUDE_CODE_MAX_RETRIES overrides" },
+    what: "Retries of a retryable Messages API failure (401, 429, 5xx, 529) before the run ends in an API error.",
+};
+
+pub const API_RETRY_BASE_DELAY: Limit = Limit {
+    name: "api.retry.base_delay",
+    value: 500,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "529 forever: delays 574, 1018, 2477, 4273, 8011 ms" },
+    what: "First retry delay; doubled per attempt.",
+};
+
+pub const API_RETRY_MAX_DELAY: Limit = Limit {
+    name: "api.retry.max_delay",
+    value: 32_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "529 forever: delays level off at 32-40 s" },
+    what: "Cap of the doubled retry delay, before jitter.",
+};
+
+pub const API_RETRY_JITTER: Limit = Limit {
+    name: "api.retry.jitter",
+    value: 25,
+    unit: Unit::Percent,
+    kind: Kind::Limit,
+    approx: true,
+    source: Source::RealBinary { case: "529 forever: every delay within +25% of its base" },
+    what: "Random extra delay, at most this share of the base delay; a retry-after header replaces both.",
+};
+
+pub const API_MAX_TOKENS: Limit = Limit {
+    name: "api.request.max_tokens",
+    value: 32_000,
+    unit: Unit::Tokens,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "every main-loop request body: max_tokens 32000" },
+    what: "max_tokens of a main-loop request.",
+};
+
+pub const TOOL_RESULT_PREVIEW: Limit = Limit {
+    name: "tools.result.persisted_preview",
+    value: 2_000,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "Bash printing 40,001 bytes: `Preview (first 2KB)` of 2,000 chars" },
+    what: "A tool result over its budget is saved to a file; the model sees this many chars, cut back to a line end.",
+};
+
+pub const ALL_REAL_BINARY: &[&Limit] = &[
+    &API_MAX_RETRIES_DEFAULT,
+    &API_RETRY_BASE_DELAY,
+    &API_RETRY_MAX_DELAY,
+    &API_RETRY_JITTER,
+    &API_MAX_TOKENS,
+    &TOOL_RESULT_PREVIEW,
+    &READ_DEFAULT_LINES,
+    &READ_MAX_LINE_CHARS,
+    &BASH_DEFAULT_TIMEOUT,
+    &BASH_MAX_TIMEOUT,
+];
+
+pub const READ_DEFAULT_LINES: Limit = Limit {
+    name: "tools.read.default_lines",
+    value: 2_000,
+    unit: Unit::Lines,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "pending: Read of a 2,500-line file" },
+    what: "Lines Read returns when no limit is given.",
+};
+
+pub const READ_MAX_LINE_CHARS: Limit = Limit {
+    name: "tools.read.max_line_chars",
+    value: 2_000,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "pending: Read of a 3,000-char line" },
+    what: "A longer line is cut at this many chars in Read output.",
+};
+
+pub const BASH_DEFAULT_TIMEOUT: Limit = Limit {
+    name: "bash.default_timeout",
+    value: 120_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "pending: Bash without timeout" },
+    what: "Bash command timeout when the input gives none.",
+};
+
+pub const BASH_MAX_TIMEOUT: Limit = Limit {
+    name: "bash.max_timeout",
+    value: 600_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "pending: Bash timeout above the maximum" },
+    what: "Largest Bash timeout honoured.",
+};

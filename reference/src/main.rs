@@ -1,0 +1,83 @@
+//! `claude-reference`: parses the command line, then runs one non-interactive session.
+
+use std::io::{IsTerminal, Read};
+use std::path::PathBuf;
+
+use claude_reference::agent::{self, Config};
+use claude_reference::permissions::Mode;
+use claude_reference::{cli, exit, limits, CONTRACT_VERSION};
+
+/// The model when `--model` is absent.
+const DEFAULT_MODEL: &str = "claude-sonnet-4-5";
+
+fn main() {
+    std::process::exit(real_main());
+}
+
+fn real_main() -> i32 {
+    let args = match cli::parse(std::env::args()) {
+        Ok(args) => args,
+        Err(cli::UsageError(text)) => return usage(&text),
+    };
+    if args.version {
+        println!("{CONTRACT_VERSION} (claude-reference)");
+        return exit::SUCCESS;
+    }
+    if args.limits {
+        print!("{}", limits::render());
+        return exit::SUCCESS;
+    }
+    if !args.print {
+        return usage("Error: claude-reference runs only in --print (-p) mode\n");
+    }
+    let (format, mode) = match (args.format(), args.mode()) {
+        (Ok(f), Ok(m)) => (f, m),
+        (Err(cli::UsageError(text)), _) | (_, Err(cli::UsageError(text))) => return usage(&text),
+    };
+    if mode == Mode::BypassPermissions && is_root() && std::env::var("IS_SANDBOX").as_deref() != Ok("1") {
+        return usage("--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons\n");
+    }
+    let prompt = match args.prompt.clone().or_else(read_stdin).filter(|p| !p.trim().is_empty()) {
+        Some(p) => p,
+        None => return usage("Error: Input must be provided either through stdin or as a prompt argument when using --print\n"),
+    };
+    let session_id = match &args.session_id {
+        Some(id) if uuid::Uuid::parse_str(id).is_ok() => id.clone(),
+        Some(_) => return usage("Error: Invalid session ID. Must be a valid UUID.\n"),
+        None => uuid::Uuid::new_v4().to_string(),
+    };
+    let config = Config {
+        prompt,
+        model: args.model.clone().unwrap_or_else(|| DEFAULT_MODEL.to_owned()),
+        format,
+        session_id,
+        mode,
+        max_turns: args.max_turns,
+        base_url: std::env::var("ANTHROPIC_BASE_URL").unwrap_or_else(|_| "https://api.anthropic.com".into()),
+        api_key: std::env::var("ANTHROPIC_API_KEY").ok().filter(|k| !k.is_empty()),
+        cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+        home: std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(std::env::temp_dir),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("a tokio runtime starts");
+    runtime.block_on(agent::run(config))
+}
+
+fn usage(text: &str) -> i32 {
+    eprint!("{text}");
+    exit::FAILURE
+}
+
+fn read_stdin() -> Option<String> {
+    let mut stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return None;
+    }
+    let mut text = String::new();
+    stdin.read_to_string(&mut text).ok()?;
+    Some(text)
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}

@@ -1,0 +1,112 @@
+//! Bash: one command through `bash -c` in the session's shell cwd, stdout and stderr merged in
+//! order, the exit code reported, a timeout enforced on the command's whole process group.
+
+use std::io::Read as _;
+use std::os::unix::process::CommandExt as _;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use super::{object_schema, Access, Tool, ToolContext, ToolError, ToolOutput};
+use crate::limits::{self, Limit};
+
+pub struct Bash;
+
+impl Tool for Bash {
+    fn name(&self) -> &'static str {
+        "Bash"
+    }
+
+    fn description(&self) -> &'static str {
+        "Runs a bash command in the project's shell and returns its combined output. A non-zero exit \
+         code is reported with the output. `cd` persists between calls within the project. Give a short \
+         description of what the command does."
+    }
+
+    fn input_schema(&self) -> Value {
+        object_schema(
+            json!({
+                "command": {"description": "The command to run.", "type": "string"},
+                "timeout": {"description": "Timeout in milliseconds.", "type": "number"},
+                "description": {"description": "A few words on what the command does.", "type": "string"},
+                "run_in_background": {"description": "Start the command in the background.", "type": "boolean"},
+                "dangerouslyDisableSandbox": {"description": "Run outside the sandbox.", "type": "boolean"},
+            }),
+            &["command"],
+        )
+    }
+
+    fn result_budget(&self) -> Option<&'static Limit> {
+        Some(&limits::BASH_RESULT_BUDGET)
+    }
+
+    fn access(&self, input: &Value, _ctx: &ToolContext) -> Access {
+        Access::Execute(input["command"].as_str().unwrap_or_default().to_owned())
+    }
+
+    fn call(&self, input: &Value, ctx: &mut ToolContext) -> Result<ToolOutput, ToolError> {
+        let command = input["command"].as_str().unwrap_or_default();
+        let timeout_ms = input["timeout"]
+            .as_f64()
+            .map(|t| t as u64)
+            .unwrap_or(limits::BASH_DEFAULT_TIMEOUT.get())
+            .min(limits::BASH_MAX_TIMEOUT.get());
+        let cwd_file = tempfile::NamedTempFile::new().map_err(|e| ToolError::wrapped(e.to_string()))?;
+        let (mut reader, writer) = std::io::pipe().map_err(|e| ToolError::wrapped(e.to_string()))?;
+        let mut child = Command::new("bash")
+            // The trap records where the command left the shell, however it exits.
+            .arg("-c")
+            .arg(r#"trap 'pwd -P >| "$__REFERENCE_CWD_FILE"' EXIT; eval "$__REFERENCE_COMMAND""#)
+            .env("__REFERENCE_COMMAND", command)
+            .env("__REFERENCE_CWD_FILE", cwd_file.path())
+            .current_dir(&ctx.shell_cwd)
+            .stdin(Stdio::null())
+            .stdout(writer.try_clone().map_err(|e| ToolError::wrapped(e.to_string()))?)
+            .stderr(writer)
+            .process_group(0)
+            .spawn()
+            .map_err(|e| ToolError::wrapped(format!("cannot start bash: {e}")))?;
+        let pid = child.id() as i32;
+        let reading = std::thread::spawn(move || {
+            let mut out = Vec::new();
+            let _ = reader.read_to_end(&mut out);
+            out
+        });
+        let started = Instant::now();
+        let mut interrupted = false;
+        let status = loop {
+            if let Some(status) = child.try_wait().map_err(|e| ToolError::wrapped(e.to_string()))? {
+                break Some(status);
+            }
+            if started.elapsed() >= Duration::from_millis(timeout_ms) {
+                interrupted = true;
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        // The group goes either way: a background child must not outlive the call holding the pipe.
+        // SAFETY: signalling the process group this call created.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+        let _ = child.wait();
+        let output = String::from_utf8_lossy(&reading.join().unwrap_or_default()).trim_end().to_owned();
+        if let Ok(dir) = std::fs::read_to_string(cwd_file.path()) {
+            let dir = std::path::PathBuf::from(dir.trim_end());
+            if dir.is_dir() {
+                ctx.shell_cwd = dir;
+            }
+        }
+        let structured = json!({"stdout": output, "stderr": "", "interrupted": interrupted, "isImage": false, "noOutputExpected": false});
+        let code = status.and_then(|s| s.code());
+        let (content, is_error) = match code {
+            _ if interrupted => (format!("Command timed out after {timeout_ms}ms\n{output}").trim_end().to_owned(), true),
+            Some(0) if output.is_empty() => ("(Bash completed with no output)".to_owned(), false),
+            Some(0) => (output, false),
+            Some(n) => (format!("Exit code {n}\n{output}").trim_end().to_owned(), true),
+            None => (format!("Killed by a signal\n{output}").trim_end().to_owned(), true),
+        };
+        Ok(ToolOutput { content, structured, is_error: Some(is_error) })
+    }
+}

@@ -1,0 +1,117 @@
+//! Built-in tools and the one pipeline every tool_use goes through.
+
+mod bash;
+mod edit;
+mod file_state;
+mod persist;
+mod pipeline;
+mod read;
+pub mod schema;
+mod write;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+pub use file_state::FileState;
+pub use persist::project_dir as persist_project_dir;
+pub use pipeline::{run_tool, ToolResult};
+
+use crate::limits::Limit;
+use crate::permissions::Permissions;
+
+/// What a call does to the world, for the permission decision.
+pub enum Access {
+    ReadFile(PathBuf),
+    WriteFile(PathBuf),
+    Execute(String),
+}
+
+/// State a tool may read or change, owned by the session.
+pub struct ToolContext {
+    pub cwd: PathBuf,
+    pub home: PathBuf,
+    pub session_id: String,
+    pub files: FileState,
+    pub permissions: Permissions,
+    /// The Bash tool's working directory, which `cd` moves.
+    pub shell_cwd: PathBuf,
+}
+
+impl ToolContext {
+    /// `path` made absolute against the session cwd.
+    pub fn resolve(&self, path: &str) -> PathBuf {
+        let p = Path::new(path);
+        if p.is_absolute() { p.to_owned() } else { self.cwd.join(p) }
+    }
+}
+
+/// A successful call: the text the model sees and the structured `tool_use_result`.
+pub struct ToolOutput {
+    pub content: String,
+    pub structured: Value,
+    /// Tools whose results always carry `is_error` (Bash) set this; `Some(true)` for a failure that
+    /// still has output (a non-zero exit).
+    pub is_error: Option<bool>,
+}
+
+/// A failed call. `wrap` puts the message in `<tool_use_error>` tags, as most failures are.
+#[derive(Debug)]
+pub struct ToolError {
+    pub message: String,
+    pub wrap: bool,
+}
+
+impl ToolError {
+    pub fn wrapped(message: impl Into<String>) -> Self {
+        ToolError { message: message.into(), wrap: true }
+    }
+    pub fn plain(message: impl Into<String>) -> Self {
+        ToolError { message: message.into(), wrap: false }
+    }
+}
+
+pub trait Tool: Sync {
+    fn name(&self) -> &'static str;
+    /// Our own words for the model.
+    fn description(&self) -> &'static str;
+    /// Property names, types, required fields, enums and bounds as the real binary sends them.
+    fn input_schema(&self) -> Value;
+    /// The result budget in chars; results over it are persisted and previewed.
+    fn result_budget(&self) -> Option<&'static Limit> {
+        None
+    }
+    fn access(&self, input: &Value, ctx: &ToolContext) -> Access;
+    fn call(&self, input: &Value, ctx: &mut ToolContext) -> Result<ToolOutput, ToolError>;
+}
+
+/// The built-in tools in the order `tools[]` lists them (alphabetical, as the real binary does).
+pub fn builtin() -> Vec<&'static dyn Tool> {
+    vec![&bash::Bash, &edit::Edit, &read::Read, &write::Write]
+}
+
+/// The request's `tools[]` entry of a tool.
+pub fn definition(tool: &dyn Tool) -> Value {
+    serde_json::json!({"name": tool.name(), "description": tool.description(), "input_schema": tool.input_schema()})
+}
+
+/// The JSON schema object every tool shares the frame of.
+fn object_schema(properties: Value, required: &[&str]) -> Value {
+    serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": false,
+    })
+}
+
+/// The note every successful write appends.
+const STATE_CURRENT: &str = "(file state is current in your context — no need to Read it back)";
+const NOT_READ: &str = "File has not been read yet. Read it first before writing to it.";
+const MODIFIED_SINCE_READ: &str =
+    "File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.";
+
+fn missing_file(cwd: &Path) -> String {
+    format!("File does not exist. Note: your current working directory is {}.", cwd.display())
+}

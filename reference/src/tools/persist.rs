@@ -1,0 +1,62 @@
+//! A tool result over its budget: the whole text saved to a file under the session's folder, the
+//! model given a preview and the path, in the real 2.1.235's `<persisted-output>` wrapping.
+
+use std::path::{Path, PathBuf};
+
+use crate::limits;
+
+/// `~/.claude/projects/<cwd with / as ->`: the per-project folder the CLI keeps session files in.
+pub fn project_dir(home: &Path, cwd: &Path) -> PathBuf {
+    let slug: String = cwd.display().to_string().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+    home.join(".claude/projects").join(slug)
+}
+
+/// Saves `content` and returns what the model sees instead.
+pub fn persist(home: &Path, cwd: &Path, session_id: &str, content: &str) -> std::io::Result<String> {
+    let dir = project_dir(home, cwd).join(session_id).join("tool-results");
+    std::fs::create_dir_all(&dir)?;
+    let id: String = uuid::Uuid::new_v4().simple().to_string().chars().take(9).collect();
+    let path = dir.join(format!("{id}.txt"));
+    std::fs::write(&path, content)?;
+    let kb = content.len() as f64 / 1024.0;
+    Ok(format!(
+        "<persisted-output>\nOutput too large ({kb:.1}KB). Full output saved to: {}\n\nPreview (first 2KB):\n{}\n...\n</persisted-output>",
+        path.display(),
+        preview(content)
+    ))
+}
+
+/// The first chars of the budget's preview, cut back to the last line end when there is one.
+fn preview(content: &str) -> &str {
+    let max = limits::TOOL_RESULT_PREVIEW.usize();
+    let end = content.char_indices().nth(max).map_or(content.len(), |(i, _)| i);
+    let head = &content[..end];
+    match head.rfind('\n') {
+        Some(nl) if end < content.len() => &head[..nl],
+        _ => head,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn preview_cuts_to_a_line_end_within_the_limit() {
+        let lines: String = (1..5000).map(|n| format!("{n}\n")).collect();
+        let p = preview(&lines);
+        assert!(p.len() <= limits::TOOL_RESULT_PREVIEW.usize());
+        assert!(lines.starts_with(p) && lines[p.len()..].starts_with('\n'));
+        let flat = "x".repeat(40_000);
+        assert_eq!(preview(&flat).len(), limits::TOOL_RESULT_PREVIEW.usize());
+    }
+
+    #[test]
+    fn persisted_text_names_size_and_file() {
+        let home = tempfile::tempdir().unwrap();
+        let text = persist(home.path(), Path::new("/w/p"), "s1", &"x".repeat(40_001)).unwrap();
+        assert!(text.starts_with("<persisted-output>\nOutput too large (39.1KB). Full output saved to: "), "{text}");
+        assert!(text.contains("/.claude/projects/-w-p/s1/tool-results/"));
+        assert!(text.ends_with("\n...\n</persisted-output>"));
+    }
+}

@@ -1,0 +1,86 @@
+//! Read: a text file with line numbers, by offset and limit; records read state for the gates.
+
+use serde_json::{json, Value};
+
+use super::{missing_file, object_schema, Access, Tool, ToolContext, ToolError, ToolOutput};
+use crate::limits;
+
+pub struct Read;
+
+const EMPTY_FILE: &str = "<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>";
+
+impl Tool for Read {
+    fn name(&self) -> &'static str {
+        "Read"
+    }
+
+    fn description(&self) -> &'static str {
+        "Reads a file from the local filesystem and returns its lines, each prefixed with its 1-based \
+         line number and a tab. Give an absolute file_path. offset (a line number) and limit (a count of \
+         lines) select part of a long file. Reading a file is required before editing or overwriting it."
+    }
+
+    fn input_schema(&self) -> Value {
+        let max = 9_007_199_254_740_991_u64;
+        object_schema(
+            json!({
+                "file_path": {"description": "Absolute path of the file to read.", "type": "string"},
+                "offset": {"description": "Line number to start from; use with limit for long files.", "type": "integer", "minimum": 0, "maximum": max},
+                "limit": {"description": "How many lines to read from offset.", "type": "integer", "exclusiveMinimum": 0, "maximum": max},
+                "pages": {"description": "Page range of a PDF, e.g. \"1-5\".", "type": "string"},
+            }),
+            &["file_path"],
+        )
+    }
+
+    fn access(&self, input: &Value, ctx: &ToolContext) -> Access {
+        Access::ReadFile(ctx.resolve(input["file_path"].as_str().unwrap_or_default()))
+    }
+
+    fn call(&self, input: &Value, ctx: &mut ToolContext) -> Result<ToolOutput, ToolError> {
+        let given = input["file_path"].as_str().unwrap_or_default();
+        let path = ctx.resolve(given);
+        if path.is_dir() {
+            return Err(ToolError::plain(format!("EISDIR: illegal operation on a directory, read '{}'", path.display())));
+        }
+        if !path.exists() {
+            return Err(ToolError::plain(missing_file(&ctx.cwd)));
+        }
+        let bytes = std::fs::read(&path).map_err(|e| ToolError::wrapped(e.to_string()))?;
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let partial = input.get("offset").is_some() || input.get("limit").is_some();
+        if text.is_empty() {
+            ctx.files.record(&path, Some(text));
+            return Ok(ToolOutput { content: EMPTY_FILE.to_owned(), structured: file_json(given, "", 1, 0, 0), is_error: None });
+        }
+        let lines: Vec<&str> = text.split('\n').collect();
+        let start = input["offset"].as_u64().unwrap_or(1).max(1) as usize;
+        let limit = input["limit"].as_u64().map(|l| l as usize).unwrap_or(limits::READ_DEFAULT_LINES.usize());
+        let selected: Vec<&str> = lines.iter().skip(start - 1).take(limit).copied().collect();
+        let max_line = limits::READ_MAX_LINE_CHARS.usize();
+        let content = selected
+            .iter()
+            .enumerate()
+            .map(|(i, line)| format!("{}\t{}", start + i, clip_line(line, max_line)))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let whole = !partial && selected.len() == lines.len();
+        ctx.files.record(&path, if whole { Some(text.clone()) } else { None });
+        Ok(ToolOutput {
+            structured: file_json(given, &selected.join("\n"), start, selected.len(), lines.len()),
+            content,
+            is_error: None,
+        })
+    }
+}
+
+fn clip_line(line: &str, max: usize) -> String {
+    match line.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line.to_owned(),
+    }
+}
+
+fn file_json(path: &str, content: &str, start: usize, num: usize, total: usize) -> Value {
+    json!({"type": "text", "file": {"filePath": path, "content": content, "numLines": num, "startLine": start, "totalLines": total}})
+}

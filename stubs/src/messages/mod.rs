@@ -1,0 +1,12 @@
+//! The scripted Anthropic Messages API: plays a scenario's assistant turns in order over SSE or
+//! JSON, and records every request.
+
+mod record;
+mod script;
+mod server;
+mod sse;
+
+pub use record::{RecordedRequest, RequestKind};
+pub use script::{Block, FileWrite, HttpError, Split, Turn};
+pub use server::{MessagesStub, StubConfig};
+pub use sse::{encode_turn, split_chunks, SseEvent};

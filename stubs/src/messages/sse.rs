@@ -1,0 +1,158 @@
+//! Encoding a scripted turn as the Messages API's server-sent events, and cutting the body into
+//! transport chunks.
+
+use serde_json::{json, Value};
+
+use super::script::{usage, Block, Split, Turn};
+
+/// One server-sent event: `event: <name>` and one `data:` line of JSON.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SseEvent {
+    pub name: &'static str,
+    pub data: Value,
+}
+
+impl SseEvent {
+    pub fn to_bytes(&self) -> Vec<u8> {
+        format!("event: {}\ndata: {}\n\n", self.name, self.data).into_bytes()
+    }
+}
+
+/// How many `text_delta`s a text block and how many `input_json_delta`s a tool input is spread
+/// over: several, so a client that does not assemble deltas is caught.
+const DELTA_PIECES: usize = 3;
+
+/// The event sequence the API sends for `turn`, pings interleaved.
+pub fn encode_turn(turn: &Turn, message_id: &str, model: &str) -> Vec<SseEvent> {
+    let mut events = Vec::new();
+    let mut start = turn.message_json(message_id, model);
+    start["content"] = json!([]);
+    start["stop_reason"] = Value::Null;
+    start["usage"] = usage(1);
+    events.push(SseEvent { name: "message_start", data: json!({"type": "message_start", "message": start}) });
+    events.push(ping());
+    for (index, block) in turn.content().iter().enumerate() {
+        let (empty, deltas) = match block {
+            Block::Text { text } => (
+                json!({"type": "text", "text": ""}),
+                pieces(text)
+                    .into_iter()
+                    .map(|p| json!({"type": "text_delta", "text": p}))
+                    .collect::<Vec<_>>(),
+            ),
+            Block::ToolUse { id, name, input } => (
+                json!({"type": "tool_use", "id": id, "name": name, "input": {}}),
+                pieces(&input.to_string())
+                    .into_iter()
+                    .map(|p| json!({"type": "input_json_delta", "partial_json": p}))
+                    .collect(),
+            ),
+        };
+        events.push(SseEvent {
+            name: "content_block_start",
+            data: json!({"type": "content_block_start", "index": index, "content_block": empty}),
+        });
+        for delta in deltas {
+            events.push(SseEvent {
+                name: "content_block_delta",
+                data: json!({"type": "content_block_delta", "index": index, "delta": delta}),
+            });
+        }
+        events.push(SseEvent { name: "content_block_stop", data: json!({"type": "content_block_stop", "index": index}) });
+        events.push(ping());
+    }
+    events.push(SseEvent {
+        name: "message_delta",
+        data: json!({
+            "type": "message_delta",
+            "delta": {"stop_reason": turn.stop_reason(), "stop_sequence": null},
+            "usage": {"output_tokens": turn.output_tokens()},
+        }),
+    });
+    events.push(SseEvent { name: "message_stop", data: json!({"type": "message_stop"}) });
+    events
+}
+
+fn ping() -> SseEvent {
+    SseEvent { name: "ping", data: json!({"type": "ping"}) }
+}
+
+/// `s` cut into up to [`DELTA_PIECES`] non-empty pieces on char boundaries.
+fn pieces(s: &str) -> Vec<&str> {
+    if s.is_empty() {
+        return vec![];
+    }
+    let step = s.len().div_ceil(DELTA_PIECES).max(1);
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < s.len() {
+        let mut end = (start + step).min(s.len());
+        while !s.is_char_boundary(end) {
+            end += 1;
+        }
+        out.push(&s[start..end]);
+        start = end;
+    }
+    out
+}
+
+/// `body` cut into transport chunks as `split` says.
+pub fn split_chunks(body: &[u8], split: Split) -> Vec<Vec<u8>> {
+    match split {
+        Split::Whole => vec![body.to_vec()],
+        Split::EveryByte => body.iter().map(|b| vec![*b]).collect(),
+        Split::Random(seed) => {
+            // xorshift64*: deterministic per seed, no dependency needed for test-only randomness.
+            let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            let mut chunks = Vec::new();
+            let mut rest = body;
+            while !rest.is_empty() {
+                state ^= state >> 12;
+                state ^= state << 25;
+                state ^= state >> 27;
+                let len = ((state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 58) as usize + 1).min(rest.len());
+                chunks.push(rest[..len].to_vec());
+                rest = &rest[len..];
+            }
+            chunks
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tool_input_is_spread_over_several_deltas_that_reassemble() {
+        let turn = Turn {
+            blocks: vec![Block::ToolUse { id: "t1".into(), name: "Read".into(), input: json!({"file_path": "/tmp/é.txt"}) }],
+            ..Default::default()
+        };
+        let events = encode_turn(&turn, "msg_1", "m");
+        let partials: Vec<&str> = events
+            .iter()
+            .filter_map(|e| e.data["delta"]["partial_json"].as_str())
+            .collect();
+        assert!(partials.len() > 1, "expected several input_json_delta events, got {partials:?}");
+        let joined: String = partials.concat();
+        assert_eq!(serde_json::from_str::<Value>(&joined).unwrap(), json!({"file_path": "/tmp/é.txt"}));
+        let names: Vec<_> = events.iter().map(|e| e.name).collect();
+        assert_eq!(names.first(), Some(&"message_start"));
+        assert_eq!(names.last(), Some(&"message_stop"));
+        assert!(names.contains(&"ping"));
+        assert_eq!(events[events.len() - 2].data["delta"]["stop_reason"], "tool_use");
+    }
+
+    #[test]
+    fn every_split_concatenates_back_to_the_body() {
+        let body = b"event: ping\ndata: {}\n\n".repeat(20);
+        for split in [Split::Whole, Split::EveryByte, Split::Random(1), Split::Random(99)] {
+            let chunks = split_chunks(&body, split);
+            assert_eq!(chunks.concat(), body, "{split}");
+            assert!(chunks.iter().all(|c| !c.is_empty()));
+        }
+        assert_eq!(split_chunks(&body, Split::EveryByte).len(), body.len());
+        assert!(split_chunks(&body, Split::Random(5)).len() > 1);
+    }
+}
