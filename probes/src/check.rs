@@ -37,6 +37,8 @@ pub enum CheckKind {
     Events,
     /// Standard error: `contains`, `not_contains`, `equals`.
     Stderr,
+    /// Standard output as text: `contains`, `not_contains`, `equals`.
+    Stdout,
 }
 
 /// One `[[check]]` table. Which fields apply depends on `kind`; `validate` says which are missing.
@@ -81,7 +83,7 @@ impl CheckSpec {
     /// Names the first missing or misplaced field, for the scenario loader's error.
     pub fn validate(&self) -> Result<(), (&'static str, String)> {
         let Some(kind) = self.kind else {
-            return Err(("kind", "missing: one of exit, result, requests, tools, tool_result, pairing, file, events, stderr".into()));
+            return Err(("kind", "missing: one of exit, result, requests, tools, tool_result, pairing, file, events, stderr, stdout".into()));
         };
         let need = |ok: bool, field: &'static str, what: &str| {
             if ok { Ok(()) } else { Err((field, format!("required by kind `{}`: {what}", kind_name(kind)))) }
@@ -101,7 +103,7 @@ impl CheckSpec {
             CheckKind::ToolResult => need(self.tool_use_id.is_some(), "tool_use_id", "the tool_use id it answers")?,
             CheckKind::File => need(self.path.is_some(), "path", "a path relative to the run's cwd")?,
             CheckKind::Events => need(self.events.is_some() || self.keys.is_some(), "events", "events or keys")?,
-            CheckKind::Result | CheckKind::Pairing | CheckKind::Stderr => {}
+            CheckKind::Result | CheckKind::Pairing | CheckKind::Stderr | CheckKind::Stdout => {}
         }
         for (target, spec) in self.differs.iter().flatten() {
             if spec.reason.as_deref().unwrap_or("").trim().is_empty() {
@@ -160,6 +162,7 @@ fn kind_name(kind: CheckKind) -> &'static str {
         CheckKind::File => "file",
         CheckKind::Events => "events",
         CheckKind::Stderr => "stderr",
+        CheckKind::Stdout => "stdout",
     }
 }
 
@@ -251,9 +254,9 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
             }
             if let Some(is_error) = spec.is_error {
                 field_eq("is_error", is_error, wire::is_error(block))
-                    .map_err(|e| format!("{e}\n  content: {}", run.places.redact(&wire::tool_result_text(block))))?;
+                    .map_err(|e| format!("{e}\n  content: {}", run.places.redact(&wire::tool_result_own_text(block))))?;
             }
-            text_expectations(spec, &run.places.redact(&wire::tool_result_text(block)))
+            text_expectations(spec, &run.places.redact(&wire::tool_result_own_text(block)))
         }
         CheckKind::Pairing => pairing(&requests),
         CheckKind::File => {
@@ -292,6 +295,7 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
             Ok(())
         }
         CheckKind::Stderr => text_expectations(spec, &run.places.redact(&run.stderr)),
+        CheckKind::Stdout => text_expectations(spec, &run.places.redact(&run.stdout)),
     }
 }
 

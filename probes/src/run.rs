@@ -66,7 +66,7 @@ pub async fn run_scenario(scenario: &Scenario, target: &Target, split: Split) ->
     let turns = scenario.turns.iter().map(|t| expand_turn(t, &places, &cwd)).collect();
     let stub = MessagesStub::start(StubConfig { main_model: scenario.model().to_owned(), turns, split }).await?;
 
-    let mut args: Vec<String> = vec![
+    let default_args: Vec<String> = vec![
         "-p".into(),
         places.expand(&scenario.prompt),
         "--output-format".into(),
@@ -75,6 +75,10 @@ pub async fn run_scenario(scenario: &Scenario, target: &Target, split: Split) ->
         "--model".into(),
         scenario.model().into(),
     ];
+    let mut args = match &scenario.argv {
+        Some(argv) => argv.iter().map(|a| places.expand(a)).collect(),
+        None => default_args,
+    };
     args.extend(scenario.args.iter().map(|a| places.expand(a)));
 
     let mut env: BTreeMap<String, String> = BTreeMap::new();

@@ -32,6 +32,10 @@ pub struct Scenario {
     pub prompt: String,
     #[serde(default)]
     pub args: Vec<String>,
+    /// Replaces the whole default command line (`-p PROMPT --output-format stream-json --verbose
+    /// --model M`), for behaviours outside a session such as usage errors or the limits table.
+    #[serde(default)]
+    pub argv: Option<Vec<String>>,
     #[serde(default)]
     pub env: BTreeMap<String, String>,
     #[serde(default)]

@@ -48,7 +48,18 @@ pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
         None => writeln!(out, "result: none").unwrap(),
     }
     let kinds: Vec<String> = events.iter().map(wire::event_kind).collect();
-    writeln!(out, "stdout: {}", kinds.join(" ")).unwrap();
+    // Counts, not the interleaving: the real binary emits a tool's result while later blocks still
+    // stream, so the order of assistant and user events depends on timing. Scenarios that document
+    // an order check it with an `events` check.
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for kind in &kinds {
+        match counts.iter_mut().find(|(k, _)| k == kind) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((kind.clone(), 1)),
+        }
+    }
+    let counts: Vec<String> = counts.iter().map(|(k, n)| format!("{k} ×{n}")).collect();
+    writeln!(out, "stdout: {}", counts.join(", ")).unwrap();
     let mut seen_kinds = Vec::new();
     for (event, kind) in events.iter().zip(&kinds) {
         if seen_kinds.contains(kind) {
@@ -58,6 +69,16 @@ pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
         writeln!(out, "  {kind} keys: {}", keys(event, 2)).unwrap();
     }
 
+    let plain: Vec<&str> = run.stdout.lines().filter(|l| serde_json::from_str::<Value>(l).is_err()).collect();
+    if !plain.is_empty() {
+        writeln!(out, "stdout text:").unwrap();
+        for line in plain {
+            writeln!(out, "  {}", redact(run, line)).unwrap();
+        }
+    }
+    if !run.stderr.trim().is_empty() {
+        writeln!(out, "stderr: {}", text(run, run.stderr.trim_end())).unwrap();
+    }
     let mut helpers: Vec<String> = run
         .requests
         .iter()
@@ -81,7 +102,7 @@ pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
             Some((prev_tools, _)) if *prev_tools == tools => writeln!(out, "  tools: as request {i}").unwrap(),
             _ => writeln!(out, "  tools: {}", tools.join(", ")).unwrap(),
         }
-        if let Some(system) = body.get("system") {
+        if let Some(system) = body.get("system").filter(|_| i == 0) {
             let shape = match system {
                 Value::Array(blocks) => format!("{} blocks", blocks.len()),
                 Value::String(_) => "string".into(),
@@ -91,7 +112,7 @@ pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
         }
         let messages = request.messages();
         let skip = match &previous {
-            Some((_, prev)) if messages.len() >= prev.len() && messages[..prev.len()] == prev[..] => {
+            Some((_, prev)) if messages.len() >= prev.len() && same_history(&messages[..prev.len()], prev) => {
                 writeln!(out, "  messages 1-{} as request {i}", prev.len()).unwrap();
                 prev.len()
             }
@@ -112,6 +133,18 @@ pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
         }
     }
     out
+}
+
+/// Histories compared without `cache_control`, whose breakpoint moves to the newest message.
+fn same_history(a: &[Value], b: &[Value]) -> bool {
+    fn strip(v: &Value) -> Value {
+        match v {
+            Value::Object(map) => Value::Object(map.iter().filter(|(k, _)| *k != "cache_control").map(|(k, v)| (k.clone(), strip(v))).collect()),
+            Value::Array(items) => Value::Array(items.iter().map(strip).collect()),
+            other => other.clone(),
+        }
+    }
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| strip(x) == strip(y))
 }
 
 fn block(run: &RunOutcome, b: &Value, prompt: &str) -> String {

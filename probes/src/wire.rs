@@ -55,6 +55,17 @@ pub fn tool_result_text(block: &Value) -> String {
     }
 }
 
+/// The tool's own result: the text without a context note the client appended after it (the real
+/// binary adds a `<system-reminder>` with the remaining token budget to the last result of a
+/// message). Checks compare this; traces keep the whole text.
+pub fn tool_result_own_text(block: &Value) -> String {
+    let text = tool_result_text(block);
+    match text.rfind("\n\n<system-reminder>") {
+        Some(at) if text.trim_end().ends_with("</system-reminder>") => text[..at].to_owned(),
+        _ => text,
+    }
+}
+
 pub fn is_error(block: &Value) -> bool {
     block["is_error"].as_bool().unwrap_or(false)
 }

@@ -7,8 +7,8 @@ use claude_reference::agent::{self, Config};
 use claude_reference::permissions::Mode;
 use claude_reference::{cli, exit, limits, CONTRACT_VERSION};
 
-/// The model when `--model` is absent.
-const DEFAULT_MODEL: &str = "claude-sonnet-4-5";
+/// The model when `--model` is absent, as the real 2.1.235 sends it.
+const DEFAULT_MODEL: &str = "claude-opus-5";
 
 fn main() {
     std::process::exit(real_main());

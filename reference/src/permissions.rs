@@ -18,11 +18,12 @@ pub enum Mode {
 }
 
 impl Mode {
-    pub const CHOICES: &'static [&'static str] = &["acceptEdits", "bypassPermissions", "default", "dontAsk", "plan"];
+    /// As the real binary lists them (it also accepts `default`, unlisted).
+    pub const CHOICES: &'static [&'static str] = &["acceptEdits", "auto", "bypassPermissions", "manual", "dontAsk", "plan"];
 
     pub fn parse(s: &str) -> Option<Mode> {
         Some(match s {
-            "default" => Mode::Default,
+            "default" | "manual" | "auto" => Mode::Default,
             "acceptEdits" => Mode::AcceptEdits,
             "bypassPermissions" => Mode::BypassPermissions,
             "plan" => Mode::Plan,
@@ -44,7 +45,11 @@ impl Mode {
 
 pub enum Decision {
     Allow,
-    Deny(String),
+    /// Refused by the mode: the model is told permission was not granted; a `permission_denied`
+    /// event and a `permission_denials` entry record it.
+    Ask(String),
+    /// Refused by a deny rule: an ordinary tool error, no denial event.
+    Rule(String),
 }
 
 pub struct Permissions {
@@ -60,9 +65,11 @@ impl Permissions {
         for file in files {
             let Ok(text) = std::fs::read_to_string(&file) else { continue };
             let Ok(settings) = serde_json::from_str::<Value>(&text) else { continue };
+            // A leading `/` is relative to the settings file's own root.
+            let root = if file.starts_with(cwd) { cwd.to_owned() } else { home.join(".claude") };
             for rule in settings["permissions"]["deny"].as_array().into_iter().flatten().filter_map(Value::as_str) {
                 if let Some(pattern) = rule.strip_prefix("Read(").and_then(|r| r.strip_suffix(')')) {
-                    if let Ok(glob) = Glob::new(&absolute_pattern(pattern, cwd, home)) {
+                    if let Ok(glob) = Glob::new(&absolute_pattern(pattern, &root, home)) {
                         builder.add(glob);
                     }
                 }
@@ -73,16 +80,20 @@ impl Permissions {
 
     pub fn decide(&self, access: &Access) -> Decision {
         match access {
-            Access::ReadFile(path) if self.read_denied(path) => Decision::Deny(read_denied(path)),
+            Access::ReadFile(path) if self.read_denied(path) => {
+                Decision::Rule("File is in a directory that is denied by your permission settings.".into())
+            }
             Access::ReadFile(_) => Decision::Allow,
-            Access::WriteFile(path) if self.read_denied(path) => Decision::Deny(read_denied(path)),
-            Access::WriteFile(_) if matches!(self.mode, Mode::BypassPermissions | Mode::AcceptEdits) => Decision::Allow,
-            Access::WriteFile(path) => Decision::Deny(format!(
+            Access::WriteFile { path, verb } if self.read_denied(path) => Decision::Rule(format!(
+                "File is covered by a Read deny rule in your permission settings and cannot be {verb}."
+            )),
+            Access::WriteFile { .. } if matches!(self.mode, Mode::BypassPermissions | Mode::AcceptEdits) => Decision::Allow,
+            Access::WriteFile { path, .. } => Decision::Ask(format!(
                 "Claude requested permissions to write to {}, but you haven't granted it yet.",
                 path.display()
             )),
-            Access::Execute(_) if self.mode == Mode::BypassPermissions => Decision::Allow,
-            Access::Execute(_) => Decision::Deny("Claude requested permissions to use Bash, but you haven't granted it yet.".into()),
+            Access::Execute(_) if matches!(self.mode, Mode::BypassPermissions | Mode::AcceptEdits) => Decision::Allow,
+            Access::Execute(_) => Decision::Ask("Claude requested permissions to use Bash, but you haven't granted it yet.".into()),
         }
     }
 
@@ -91,23 +102,45 @@ impl Permissions {
     }
 }
 
-fn read_denied(path: &Path) -> String {
-    format!("Permission to read {} has been denied.", path.display())
-}
-
-/// A rule's path pattern as an absolute glob: `//abs`, `~/in-home`, `./` or `/` relative to the
-/// project, and a bare name matching at any depth (gitignore style).
-fn absolute_pattern(pattern: &str, cwd: &Path, home: &Path) -> String {
+/// A rule's path pattern as an absolute glob, with the forms the real 2.1.235 matches: `//abs`,
+/// `~/in-home`, `/x` under the settings root only, and otherwise gitignore style (`./x`, `x` and
+/// `**/x` all match `x` at any depth below the project).
+fn absolute_pattern(pattern: &str, root: &Path, home: &Path) -> String {
     let join = |base: &Path, rest: &str| -> String { PathBuf::from(base).join(rest).display().to_string() };
     if let Some(abs) = pattern.strip_prefix("//") {
         format!("/{abs}")
     } else if let Some(rest) = pattern.strip_prefix("~/") {
         join(home, rest)
-    } else if let Some(rest) = pattern.strip_prefix("./").or_else(|| pattern.strip_prefix('/')) {
-        join(cwd, rest)
-    } else if pattern.contains('/') {
-        join(cwd, pattern)
+    } else if let Some(rest) = pattern.strip_prefix('/') {
+        join(root, rest)
     } else {
-        join(cwd, &format!("**/{pattern}"))
+        let rest = pattern.strip_prefix("./").unwrap_or(pattern);
+        let rest = rest.strip_prefix("**/").unwrap_or(rest);
+        join(root, &format!("**/{rest}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn denies(rule: &str, path: &str) -> bool {
+        let dir = tempfile::tempdir().unwrap();
+        let cwd = dir.path().join("work");
+        std::fs::create_dir_all(cwd.join(".claude")).unwrap();
+        std::fs::write(cwd.join(".claude/settings.json"), format!(r#"{{"permissions":{{"deny":["{rule}"]}}}}"#)).unwrap();
+        let p = Permissions::load(Mode::BypassPermissions, &cwd, dir.path());
+        matches!(p.decide(&Access::ReadFile(cwd.join(path))), Decision::Rule(_))
+    }
+
+    #[test]
+    fn rule_forms_match_as_recorded() {
+        for rule in ["Read(./secret.txt)", "Read(secret.txt)", "Read(**/secret.txt)"] {
+            assert!(denies(rule, "secret.txt"), "{rule}");
+            assert!(denies(rule, "sub/secret.txt"), "{rule} at depth");
+        }
+        assert!(denies("Read(/secret.txt)", "secret.txt"));
+        assert!(!denies("Read(/secret.txt)", "sub/secret.txt"));
+        assert!(!denies("Read(secret.txt)", "public.txt"));
     }
 }

@@ -70,30 +70,19 @@ pub const ALL_REAL_BINARY: &[&Limit] = &[
     &API_RETRY_JITTER,
     &API_MAX_TOKENS,
     &TOOL_RESULT_PREVIEW,
-    &READ_DEFAULT_LINES,
-    &READ_MAX_LINE_CHARS,
+    &READ_MAX_FILE_BYTES,
     &BASH_DEFAULT_TIMEOUT,
     &BASH_MAX_TIMEOUT,
 ];
 
-pub const READ_DEFAULT_LINES: Limit = Limit {
-    name: "tools.read.default_lines",
-    value: 2_000,
-    unit: Unit::Lines,
+pub const READ_MAX_FILE_BYTES: Limit = Limit {
+    name: "tools.read.max_file_bytes",
+    value: 262_144,
+    unit: Unit::Bytes,
     kind: Kind::Limit,
     approx: false,
-    source: Source::RealBinary { case: "pending: Read of a 2,500-line file" },
-    what: "Lines Read returns when no limit is given.",
-};
-
-pub const READ_MAX_LINE_CHARS: Limit = Limit {
-    name: "tools.read.max_line_chars",
-    value: 2_000,
-    unit: Unit::Chars,
-    kind: Kind::Limit,
-    approx: false,
-    source: Source::RealBinary { case: "pending: Read of a 3,000-char line" },
-    what: "A longer line is cut at this many chars in Read output.",
+    source: Source::RealBinary { case: "Read of a 300 KB file: `exceeds maximum allowed size (256KB)`; 262,144 bytes pass" },
+    what: "Largest file Read returns without a limit; larger ones are refused (the check is skipped when limit is given).",
 };
 
 pub const BASH_DEFAULT_TIMEOUT: Limit = Limit {
@@ -102,7 +91,7 @@ pub const BASH_DEFAULT_TIMEOUT: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::RealBinary { case: "pending: Bash without timeout" },
+    source: Source::RealBinary { case: "not yet recorded; the CLI documentation's two-minute default" },
     what: "Bash command timeout when the input gives none.",
 };
 
@@ -112,6 +101,6 @@ pub const BASH_MAX_TIMEOUT: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::RealBinary { case: "pending: Bash timeout above the maximum" },
+    source: Source::RealBinary { case: "not yet recorded; the CLI documentation's ten-minute maximum" },
     what: "Largest Bash timeout honoured.",
 };

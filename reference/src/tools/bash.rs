@@ -91,17 +91,24 @@ impl Tool for Bash {
             libc::kill(-pid, libc::SIGKILL);
         }
         let _ = child.wait();
-        let output = String::from_utf8_lossy(&reading.join().unwrap_or_default()).trim_end().to_owned();
+        let mut output = String::from_utf8_lossy(&reading.join().unwrap_or_default()).trim_end().to_owned();
         if let Ok(dir) = std::fs::read_to_string(cwd_file.path()) {
             let dir = std::path::PathBuf::from(dir.trim_end());
-            if dir.is_dir() {
+            // The shell may move within the project; leaving it resets the shell, as the real CLI does.
+            if dir.starts_with(&ctx.cwd) {
                 ctx.shell_cwd = dir;
+            } else {
+                ctx.shell_cwd = ctx.cwd.clone();
+                let note = format!("Shell cwd was reset to {}", ctx.cwd.display());
+                output = if output.is_empty() { note } else { format!("{output}\n{note}") };
             }
         }
         let structured = json!({"stdout": output, "stderr": "", "interrupted": interrupted, "isImage": false, "noOutputExpected": false});
         let code = status.and_then(|s| s.code());
         let (content, is_error) = match code {
-            _ if interrupted => (format!("Command timed out after {timeout_ms}ms\n{output}").trim_end().to_owned(), true),
+            // The real CLI moves most timed-out commands to the background; this agent ends them
+            // with the text it gives a timed-out `sleep`.
+            _ if interrupted => (format!("Exit code 143\nCommand timed out after {}s\n{output}", timeout_ms.div_ceil(1000)).trim_end().to_owned(), true),
             Some(0) if output.is_empty() => ("(Bash completed with no output)".to_owned(), false),
             Some(0) => (output, false),
             Some(n) => (format!("Exit code {n}\n{output}").trim_end().to_owned(), true),

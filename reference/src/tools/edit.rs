@@ -33,11 +33,12 @@ impl Tool for Edit {
     }
 
     fn access(&self, input: &Value, ctx: &ToolContext) -> Access {
-        Access::WriteFile(ctx.resolve(input["file_path"].as_str().unwrap_or_default()))
+        Access::WriteFile { path: ctx.resolve(input["file_path"].as_str().unwrap_or_default()), verb: "edited" }
     }
 
     fn call(&self, input: &Value, ctx: &mut ToolContext) -> Result<ToolOutput, ToolError> {
-        let path = ctx.resolve(input["file_path"].as_str().unwrap_or_default());
+        let given = input["file_path"].as_str().unwrap_or_default();
+        let path = ctx.resolve(given);
         let old = input["old_string"].as_str().unwrap_or_default();
         let new = input["new_string"].as_str().unwrap_or_default();
         let replace_all = input["replace_all"].as_bool().unwrap_or(false);
@@ -45,6 +46,9 @@ impl Tool for Edit {
             return Err(ToolError::wrapped("No changes to make: old_string and new_string are exactly the same."));
         }
         if !path.exists() {
+            if old.is_empty() {
+                return create(&path, given, new, ctx);
+            }
             return Err(ToolError::wrapped(missing_file(&ctx.cwd)));
         }
         ctx.files.check_write(&path).map_err(|gate| match gate {
@@ -52,6 +56,9 @@ impl Tool for Edit {
             Gate::Stale => ToolError::wrapped(MODIFIED_SINCE_READ),
         })?;
         let original = std::fs::read_to_string(&path).map_err(|e| ToolError::wrapped(e.to_string()))?;
+        if old.is_empty() && !original.is_empty() {
+            return Err(ToolError::wrapped("Cannot create new file - file already exists."));
+        }
         let count = if old.is_empty() { 0 } else { original.matches(old).count() };
         if count == 0 {
             return Err(ToolError::wrapped(format!("String to replace not found in file.\nString: {old}")));
@@ -66,7 +73,8 @@ impl Tool for Edit {
         let updated = if replace_all { original.replace(old, new) } else { original.replacen(old, new, 1) };
         std::fs::write(&path, &updated).map_err(|e| ToolError::wrapped(e.to_string()))?;
         ctx.files.record(&path, Some(updated));
-        let shown = path.display();
+        // Results name the path as the model gave it, relative or absolute.
+        let shown = given;
         let text = if replace_all {
             format!("The file {shown} has been updated. All occurrences were successfully replaced. {STATE_CURRENT}")
         } else {
@@ -79,4 +87,19 @@ impl Tool for Edit {
             is_error: None,
         })
     }
+}
+
+/// An empty old_string on a missing file creates it.
+fn create(path: &std::path::Path, given: &str, content: &str, ctx: &mut ToolContext) -> Result<ToolOutput, ToolError> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| ToolError::wrapped(e.to_string()))?;
+    }
+    std::fs::write(path, content).map_err(|e| ToolError::wrapped(e.to_string()))?;
+    ctx.files.record(path, Some(content.to_owned()));
+    Ok(ToolOutput {
+        content: format!("File created successfully at: {given} {STATE_CURRENT}"),
+        structured: json!({"filePath": given, "oldString": "", "newString": content, "originalFile": null,
+                           "structuredPatch": [], "userModified": false, "replaceAll": false}),
+        is_error: None,
+    })
 }

@@ -23,7 +23,8 @@ use crate::permissions::Permissions;
 /// What a call does to the world, for the permission decision.
 pub enum Access {
     ReadFile(PathBuf),
-    WriteFile(PathBuf),
+    /// `verb` completes "cannot be …" in the deny-rule message: `edited` or `written`.
+    WriteFile { path: PathBuf, verb: &'static str },
     Execute(String),
 }
 

@@ -47,10 +47,14 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
         result.structured = Value::String(format!("InputValidationError: {}", serde_json::to_string_pretty(&issues).unwrap_or_default()));
         return result;
     }
-    if let Decision::Deny(message) = ctx.permissions.decide(&tool.access(input, ctx)) {
-        let mut result = ToolResult::error(id, message.clone(), false);
-        result.denied = Some(message);
-        return result;
+    match ctx.permissions.decide(&tool.access(input, ctx)) {
+        Decision::Allow => {}
+        Decision::Rule(message) => return ToolResult::error(id, message, true),
+        Decision::Ask(message) => {
+            let mut result = ToolResult::error(id, message.clone(), false);
+            result.denied = Some(message);
+            return result;
+        }
     }
     match tool.call(input, ctx) {
         Err(ToolError { message, wrap }) => ToolResult::error(id, message, wrap),

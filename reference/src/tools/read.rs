@@ -46,6 +46,16 @@ impl Tool for Read {
         if !path.exists() {
             return Err(ToolError::plain(missing_file(&ctx.cwd)));
         }
+        let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        let max = limits::READ_MAX_FILE_BYTES.get();
+        if input.get("limit").is_none() && size > max {
+            return Err(ToolError::plain(format!(
+                "File content ({}KB) exceeds maximum allowed size ({}KB). Use offset and limit parameters to read specific \
+                 portions of the file, or search for specific content instead of reading the whole file.",
+                size / 1024,
+                max / 1024
+            )));
+        }
         let bytes = std::fs::read(&path).map_err(|e| ToolError::wrapped(e.to_string()))?;
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let partial = input.get("offset").is_some() || input.get("limit").is_some();
@@ -55,13 +65,25 @@ impl Tool for Read {
         }
         let lines: Vec<&str> = text.split('\n').collect();
         let start = input["offset"].as_u64().unwrap_or(1).max(1) as usize;
-        let limit = input["limit"].as_u64().map(|l| l as usize).unwrap_or(limits::READ_DEFAULT_LINES.usize());
+        // No line cap and no line cut: the real 2.1.235 returns 2,500 lines and 3,000-char lines whole.
+        let limit = input["limit"].as_u64().map_or(usize::MAX, |l| l as usize);
+        if start > lines.len() {
+            let offset = input["offset"].as_u64().unwrap_or_default();
+            ctx.files.record(&path, None);
+            return Ok(ToolOutput {
+                content: format!(
+                    "<system-reminder>Warning: the file exists but is shorter than the provided offset ({offset}). The file has {} lines.</system-reminder>",
+                    lines.len()
+                ),
+                structured: file_json(given, "", start, 0, lines.len()),
+                is_error: None,
+            });
+        }
         let selected: Vec<&str> = lines.iter().skip(start - 1).take(limit).copied().collect();
-        let max_line = limits::READ_MAX_LINE_CHARS.usize();
         let content = selected
             .iter()
             .enumerate()
-            .map(|(i, line)| format!("{}\t{}", start + i, clip_line(line, max_line)))
+            .map(|(i, line)| format!("{}\t{line}", start + i))
             .collect::<Vec<_>>()
             .join("\n");
         let whole = !partial && selected.len() == lines.len();
@@ -71,13 +93,6 @@ impl Tool for Read {
             content,
             is_error: None,
         })
-    }
-}
-
-fn clip_line(line: &str, max: usize) -> String {
-    match line.char_indices().nth(max) {
-        Some((cut, _)) => format!("{}…", &line[..cut]),
-        None => line.to_owned(),
     }
 }
 

@@ -28,11 +28,12 @@ impl Tool for Write {
     }
 
     fn access(&self, input: &Value, ctx: &ToolContext) -> Access {
-        Access::WriteFile(ctx.resolve(input["file_path"].as_str().unwrap_or_default()))
+        Access::WriteFile { path: ctx.resolve(input["file_path"].as_str().unwrap_or_default()), verb: "written" }
     }
 
     fn call(&self, input: &Value, ctx: &mut ToolContext) -> Result<ToolOutput, ToolError> {
-        let path = ctx.resolve(input["file_path"].as_str().unwrap_or_default());
+        let given = input["file_path"].as_str().unwrap_or_default();
+        let path = ctx.resolve(given);
         let content = input["content"].as_str().unwrap_or_default();
         let original = if path.exists() {
             ctx.files.check_write(&path).map_err(|gate| match gate {
@@ -48,7 +49,8 @@ impl Tool for Write {
         }
         std::fs::write(&path, content).map_err(|e| ToolError::wrapped(e.to_string()))?;
         ctx.files.record(&path, Some(content.to_owned()));
-        let shown = path.display();
+        // Results name the path as the model gave it, relative or absolute.
+        let shown = given;
         let (kind, text) = match original {
             None => ("create", format!("File created successfully at: {shown} {STATE_CURRENT}")),
             Some(_) => ("update", format!("The file {shown} has been updated successfully. {STATE_CURRENT}")),
