@@ -1,1 +1,46 @@
-fn main(){}
+//! The scenario suite on the reference target: every `scenarios/**/*.toml` is one test. Each runs
+//! through the same `probes::probe` as `cargo xtask probe`, must pass all its checks, and its trace
+//! must match `snapshots/reference/<id>.snap` (through insta). Every scripted session is also
+//! served a byte at a time and at random cut points, and must give the same trace
+//! (`core.sse-split`, applied to the whole suite).
+
+use std::path::{Path, PathBuf};
+
+use probes::report::Status;
+use probes::{Scenario, Target};
+use stubs::messages::Split;
+
+fn run(path: &Path) -> datatest_stable::Result<()> {
+    let mut scenario = Scenario::load(path)?;
+    let target = Target::reference(PathBuf::from(env!("CARGO_BIN_EXE_claude-reference")));
+    if !scenario.applies_to(target.kind) {
+        return Ok(());
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let probe = runtime.block_on(probes::probe(&scenario, &target, None));
+    if probe.report.status == Status::Fail {
+        return Err(format!("{} failed on reference:\n{}", scenario.id, probe.report.failure_text()).into());
+    }
+    insta::with_settings!({
+        snapshot_path => Path::new(env!("CARGO_MANIFEST_DIR")).join("../snapshots/reference"),
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        insta::assert_snapshot!(scenario.id.replace('/', "__"), probe.trace);
+    });
+
+    // The same session under other transport splits must not change a byte of the trace.
+    if scenario.argv.is_none() && scenario.splits.is_empty() && !scenario.turns.is_empty() {
+        scenario.splits = ["whole", "every-byte", "random:99"].map(String::from).to_vec();
+        let split = runtime.block_on(probes::probe(&scenario, &target, None));
+        if split.report.status == Status::Fail {
+            return Err(format!("{} changed under split transports:\n{}", scenario.id, split.report.failure_text()).into());
+        }
+        assert_eq!(scenario.splits()?.len(), 3, "{}", Split::EveryByte);
+    }
+    Ok(())
+}
+
+datatest_stable::harness! {
+    { test = run, root = "../scenarios", pattern = r"\.toml$" },
+}

@@ -1,0 +1,81 @@
+//! The command line behaves like the real CLI's: same flags, same usage errors, same exit codes.
+
+use assert_cmd::Command;
+
+fn reference() -> Command {
+    let mut cmd = Command::cargo_bin("claude-reference").unwrap();
+    cmd.env_clear().env("PATH", std::env::var("PATH").unwrap_or_default()).env("IS_SANDBOX", "1");
+    cmd
+}
+
+#[test]
+fn unknown_option_is_named_like_commander_does() {
+    reference().args(["-p", "hi", "--bogus-flag"]).assert().code(1).stderr("error: unknown option '--bogus-flag'\n").stdout("");
+}
+
+#[test]
+fn stream_json_requires_verbose() {
+    reference()
+        .args(["-p", "hi", "--output-format", "stream-json"])
+        .assert()
+        .code(1)
+        .stderr("Error: When using --print, --output-format=stream-json requires --verbose\n");
+}
+
+#[test]
+fn an_invalid_output_format_lists_the_choices() {
+    reference()
+        .args(["-p", "hi", "--output-format", "xml"])
+        .assert()
+        .code(1)
+        .stderr("error: option '--output-format <format>' argument 'xml' is invalid. Allowed choices are text, json, stream-json.\n");
+}
+
+#[test]
+fn an_invalid_permission_mode_lists_the_choices() {
+    reference()
+        .args(["-p", "hi", "--permission-mode", "bogus"])
+        .assert()
+        .code(1)
+        .stderr("error: option '--permission-mode <mode>' argument 'bogus' is invalid. Allowed choices are acceptEdits, auto, bypassPermissions, manual, dontAsk, plan.\n");
+}
+
+#[test]
+fn a_session_id_must_be_a_uuid() {
+    reference().args(["-p", "hi", "--session-id", "notauuid"]).assert().code(1).stderr("Error: Invalid session ID. Must be a valid UUID.\n");
+}
+
+#[test]
+fn print_without_a_prompt_or_stdin_fails() {
+    reference()
+        .args(["-p"])
+        .write_stdin("")
+        .assert()
+        .code(1)
+        .stderr("Error: Input must be provided either through stdin or as a prompt argument when using --print\n");
+}
+
+#[test]
+fn version_names_the_contract() {
+    reference().arg("--version").assert().code(0).stdout("2.1.235 (claude-reference)\n");
+}
+
+#[test]
+fn an_unreachable_api_ends_in_an_api_error_result_with_exit_1() {
+    // Port 9 on loopback refuses connections; no retries keeps the test short.
+    let out = reference()
+        .args(["-p", "hi", "--output-format", "json"])
+        .env("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
+        .env("CLAUDE_CODE_MAX_RETRIES", "0")
+        .env("HOME", std::env::temp_dir())
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let result: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(result["type"], "result");
+    assert_eq!(result["is_error"], true);
+    assert_eq!(result["terminal_reason"], "api_error");
+    assert!(result["result"].as_str().unwrap().starts_with("API Error: "), "{result}");
+}

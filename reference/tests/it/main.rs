@@ -1,0 +1,4 @@
+//! Integration tests of `claude-reference` as a program: its command line and its SSE decoding.
+
+mod cli;
+mod sse_roundtrip;
