@@ -1,8 +1,7 @@
 //! SSE decoding and message assembly, whole and a byte at a time: the byte-at-a-time case is the
 //! one a quadratic parser would lose, so the two figures should stay within a small factor.
 
-use claude_reference::api::assemble::{Assembler, Step};
-use claude_reference::api::sse::SseDecoder;
+use claude_reference::api::assemble::assemble_chunks;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use stubs::messages::{encode_turn, Block, Turn};
 
@@ -16,22 +15,16 @@ fn body() -> Vec<u8> {
         }],
         ..Default::default()
     };
-    encode_turn(&turn, "msg_bench", "m").iter().flat_map(|e| e.to_bytes()).collect()
+    encode_turn(&turn, "msg_bench", "m")
+        .iter()
+        .flat_map(|e| e.to_bytes())
+        .collect()
 }
 
 fn decode(chunks: &[&[u8]]) -> usize {
-    let mut decoder = SseDecoder::new();
-    let mut assembler = Assembler::default();
-    let mut frames = Vec::new();
-    for chunk in chunks {
-        decoder.push(chunk, &mut frames);
-        for frame in frames.drain(..) {
-            if let Ok(Step::Done) = assembler.event(&frame.event, &frame.data) {
-                return assembler.message.content.len();
-            }
-        }
-    }
-    0
+    assemble_chunks(chunks)
+        .map(|m| m.content.len())
+        .unwrap_or(0)
 }
 
 fn sse(c: &mut Criterion) {

@@ -86,23 +86,48 @@ impl CheckSpec {
             return Err(("kind", "missing: one of exit, result, requests, tools, tool_result, pairing, file, events, stderr, stdout".into()));
         };
         let need = |ok: bool, field: &'static str, what: &str| {
-            if ok { Ok(()) } else { Err((field, format!("required by kind `{}`: {what}", kind_name(kind)))) }
+            if ok {
+                Ok(())
+            } else {
+                Err((
+                    field,
+                    format!("required by kind `{}`: {what}", kind_name(kind)),
+                ))
+            }
         };
         match kind {
-            CheckKind::Exit | CheckKind::Requests => {
-                need(self.equals.as_ref().is_some_and(Value::is_i64), "equals", "an integer")?
-            }
+            CheckKind::Exit | CheckKind::Requests => need(
+                self.equals.as_ref().is_some_and(Value::is_i64),
+                "equals",
+                "an integer",
+            )?,
             CheckKind::Tools => {
-                need(self.request.is_some(), "request", "the 1-based main-loop request")?;
+                need(
+                    self.request.is_some(),
+                    "request",
+                    "the 1-based main-loop request",
+                )?;
                 need(
                     self.includes.is_some() || self.excludes.is_some() || self.order.is_some(),
                     "includes",
                     "at least one of includes, excludes, order",
                 )?
             }
-            CheckKind::ToolResult => need(self.tool_use_id.is_some(), "tool_use_id", "the tool_use id it answers")?,
-            CheckKind::File => need(self.path.is_some(), "path", "a path relative to the run's cwd")?,
-            CheckKind::Events => need(self.events.is_some() || self.keys.is_some(), "events", "events or keys")?,
+            CheckKind::ToolResult => need(
+                self.tool_use_id.is_some(),
+                "tool_use_id",
+                "the tool_use id it answers",
+            )?,
+            CheckKind::File => need(
+                self.path.is_some(),
+                "path",
+                "a path relative to the run's cwd",
+            )?,
+            CheckKind::Events => need(
+                self.events.is_some() || self.keys.is_some(),
+                "events",
+                "events or keys",
+            )?,
             CheckKind::Result | CheckKind::Pairing | CheckKind::Stderr | CheckKind::Stdout => {}
         }
         for (target, spec) in self.differs.iter().flatten() {
@@ -110,7 +135,10 @@ impl CheckSpec {
                 return Err(("differs", format!("`{target}` needs a one-line `reason`")));
             }
             if spec.kind.is_some() || spec.differs.is_some() {
-                return Err(("differs", format!("`{target}` may override expectations only, not kind or differs")));
+                return Err((
+                    "differs",
+                    format!("`{target}` may override expectations only, not kind or differs"),
+                ));
             }
         }
         Ok(())
@@ -121,7 +149,25 @@ impl CheckSpec {
         macro_rules! pick {
             ($($f:ident),*) => { CheckSpec { $($f: over.$f.clone().or_else(|| self.$f.clone()),)* differs: None } };
         }
-        pick!(kind, name, request, tool_use_id, path, equals, contains, not_contains, is_error, subtype, absent, includes, excludes, order, events, keys, reason)
+        pick!(
+            kind,
+            name,
+            request,
+            tool_use_id,
+            path,
+            equals,
+            contains,
+            not_contains,
+            is_error,
+            subtype,
+            absent,
+            includes,
+            excludes,
+            order,
+            events,
+            keys,
+            reason
+        )
     }
 
     fn difference_for(&self, target: &str) -> Option<&CheckSpec> {
@@ -171,7 +217,12 @@ pub fn evaluate(spec: &CheckSpec, target: &str, run: &RunOutcome) -> CheckOutcom
     let name = spec.describe();
     let seed_verdict = check(spec, run);
     let Some(diff) = spec.difference_for(target) else {
-        return CheckOutcome { name, ok: seed_verdict.is_ok(), detail: seed_verdict.err().unwrap_or_default(), expected_difference: None };
+        return CheckOutcome {
+            name,
+            ok: seed_verdict.is_ok(),
+            detail: seed_verdict.err().unwrap_or_default(),
+            expected_difference: None,
+        };
     };
     let reason = diff.reason.clone().unwrap_or_default();
     match (check(&spec.overlaid(diff), run), seed_verdict) {
@@ -199,7 +250,11 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
     let requests = run.main_requests();
     match kind {
         CheckKind::Exit => {
-            let want = spec.equals.as_ref().and_then(Value::as_i64).unwrap_or_default();
+            let want = spec
+                .equals
+                .as_ref()
+                .and_then(Value::as_i64)
+                .unwrap_or_default();
             match run.exit_code {
                 Some(code) if i64::from(code) == want => Ok(()),
                 Some(code) => Err(expected_seen(want, code)),
@@ -208,32 +263,54 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
             }
         }
         CheckKind::Requests => {
-            let want = spec.equals.as_ref().and_then(Value::as_i64).unwrap_or_default();
-            if requests.len() as i64 == want { Ok(()) } else { Err(expected_seen(want, requests.len())) }
+            let want = spec
+                .equals
+                .as_ref()
+                .and_then(Value::as_i64)
+                .unwrap_or_default();
+            if requests.len() as i64 == want {
+                Ok(())
+            } else {
+                Err(expected_seen(want, requests.len()))
+            }
         }
         CheckKind::Result => {
             let events = wire::stdout_events(&run.stdout);
             let result = wire::result_event(&events).ok_or("no `result` event on stdout")?;
             if let Some(subtype) = &spec.subtype {
-                field_eq("subtype", subtype.as_str(), result["subtype"].as_str().unwrap_or("<none>"))?;
+                field_eq(
+                    "subtype",
+                    subtype.as_str(),
+                    result["subtype"].as_str().unwrap_or("<none>"),
+                )?;
             }
             if let Some(is_error) = spec.is_error {
-                field_eq("is_error", is_error, result["is_error"].as_bool().unwrap_or(false))?;
+                field_eq(
+                    "is_error",
+                    is_error,
+                    result["is_error"].as_bool().unwrap_or(false),
+                )?;
             }
             text_expectations(spec, result["result"].as_str().unwrap_or(""))
         }
         CheckKind::Tools => {
             let n = spec.request.unwrap_or(1);
-            let request = requests.get(n.wrapping_sub(1)).ok_or_else(|| format!("request {n} was never sent ({} sent)", requests.len()))?;
+            let request = requests
+                .get(n.wrapping_sub(1))
+                .ok_or_else(|| format!("request {n} was never sent ({} sent)", requests.len()))?;
             let names = Request(request).tool_names();
             for want in spec.includes.iter().flatten() {
                 if !names.contains(&want.as_str()) {
-                    return Err(format!("request {n} tools[] lacks `{want}`\n  seen: {names:?}"));
+                    return Err(format!(
+                        "request {n} tools[] lacks `{want}`\n  seen: {names:?}"
+                    ));
                 }
             }
             for unwanted in spec.excludes.iter().flatten() {
                 if names.contains(&unwanted.as_str()) {
-                    return Err(format!("request {n} tools[] carries `{unwanted}`\n  seen: {names:?}"));
+                    return Err(format!(
+                        "request {n} tools[] carries `{unwanted}`\n  seen: {names:?}"
+                    ));
                 }
             }
             if let Some(order) = &spec.order {
@@ -246,15 +323,28 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
         CheckKind::ToolResult => {
             let id = spec.tool_use_id.as_deref().unwrap_or_default();
             let found = requests.iter().enumerate().find_map(|(i, body)| {
-                Request(body).tool_results().into_iter().find(|(_, b)| b["tool_use_id"] == id).map(|(_, b)| (i + 1, b))
+                Request(body)
+                    .tool_results()
+                    .into_iter()
+                    .find(|(_, b)| b["tool_use_id"] == id)
+                    .map(|(_, b)| (i + 1, b))
             });
-            let (n, block) = found.ok_or_else(|| format!("no tool_result for `{id}` in any of {} requests", requests.len()))?;
+            let (n, block) = found.ok_or_else(|| {
+                format!(
+                    "no tool_result for `{id}` in any of {} requests",
+                    requests.len()
+                )
+            })?;
             if let Some(want) = spec.request {
                 field_eq("first request carrying it", want, n)?;
             }
             if let Some(is_error) = spec.is_error {
-                field_eq("is_error", is_error, wire::is_error(block))
-                    .map_err(|e| format!("{e}\n  content: {}", run.places.redact(&wire::tool_result_own_text(block))))?;
+                field_eq("is_error", is_error, wire::is_error(block)).map_err(|e| {
+                    format!(
+                        "{e}\n  content: {}",
+                        run.places.redact(&wire::tool_result_own_text(block))
+                    )
+                })?;
             }
             text_expectations(spec, &run.places.redact(&wire::tool_result_own_text(block)))
         }
@@ -267,7 +357,11 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
             };
             let content = std::fs::read_to_string(&path);
             if spec.absent == Some(true) {
-                return if path.exists() { Err(format!("`{rel}` exists but should not")) } else { Ok(()) };
+                return if path.exists() {
+                    Err(format!("`{rel}` exists but should not"))
+                } else {
+                    Ok(())
+                };
             }
             let content = content.map_err(|e| format!("`{rel}` cannot be read: {e}"))?;
             text_expectations(spec, &content)
@@ -277,19 +371,30 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
             if let Some(want) = &spec.events {
                 let seen: Vec<String> = events.iter().map(wire::event_kind).collect();
                 if &seen != want {
-                    return Err(list_diff(want, &seen.iter().map(String::as_str).collect::<Vec<_>>()));
+                    return Err(list_diff(
+                        want,
+                        &seen.iter().map(String::as_str).collect::<Vec<_>>(),
+                    ));
                 }
             }
             for (kind, want_keys) in spec.keys.iter().flatten() {
-                let event = events.iter().find(|e| &wire::event_kind(e) == kind).ok_or_else(|| format!("no `{kind}` event"))?;
-                let mut seen: Vec<&str> = event.as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default();
+                let event = events
+                    .iter()
+                    .find(|e| &wire::event_kind(e) == kind)
+                    .ok_or_else(|| format!("no `{kind}` event"))?;
+                let mut seen: Vec<&str> = event
+                    .as_object()
+                    .map(|o| o.keys().map(String::as_str).collect())
+                    .unwrap_or_default();
                 seen.sort_unstable();
                 let mut want: Vec<&str> = want_keys.iter().map(String::as_str).collect();
                 want.sort_unstable();
                 if seen != want {
                     let missing: Vec<_> = want.iter().filter(|k| !seen.contains(k)).collect();
                     let extra: Vec<_> = seen.iter().filter(|k| !want.contains(k)).collect();
-                    return Err(format!("`{kind}` keys differ\n  missing: {missing:?}\n  unexpected: {extra:?}"));
+                    return Err(format!(
+                        "`{kind}` keys differ\n  missing: {missing:?}\n  unexpected: {extra:?}"
+                    ));
                 }
             }
             Ok(())
@@ -347,26 +452,42 @@ fn pairing(requests: &[&Value]) -> Result<(), String> {
 
 fn text_expectations(spec: &CheckSpec, seen: &str) -> Result<(), String> {
     if let Some(want) = &spec.equals {
-        let want = want.as_str().map(str::to_owned).unwrap_or_else(|| want.to_string());
+        let want = want
+            .as_str()
+            .map(str::to_owned)
+            .unwrap_or_else(|| want.to_string());
         if want != seen {
             return Err(text_diff(&want, seen));
         }
     }
     if let Some(want) = &spec.contains {
         if !seen.contains(want.as_str()) {
-            return Err(format!("expected to contain: {want:?}\n             seen: {}", clip(seen)));
+            return Err(format!(
+                "expected to contain: {want:?}\n             seen: {}",
+                clip(seen)
+            ));
         }
     }
     if let Some(unwanted) = &spec.not_contains {
         if seen.contains(unwanted.as_str()) {
-            return Err(format!("expected not to contain: {unwanted:?}\n                   seen: {}", clip(seen)));
+            return Err(format!(
+                "expected not to contain: {unwanted:?}\n                   seen: {}",
+                clip(seen)
+            ));
         }
     }
     Ok(())
 }
 
 fn field_eq<T: PartialEq + std::fmt::Debug>(field: &str, want: T, seen: T) -> Result<(), String> {
-    if want == seen { Ok(()) } else { Err(format!("{field}: {}", expected_seen(format!("{want:?}"), format!("{seen:?}")))) }
+    if want == seen {
+        Ok(())
+    } else {
+        Err(format!(
+            "{field}: {}",
+            expected_seen(format!("{want:?}"), format!("{seen:?}"))
+        ))
+    }
 }
 
 fn expected_seen(want: impl std::fmt::Display, seen: impl std::fmt::Display) -> String {
@@ -388,7 +509,11 @@ fn clip(s: &str) -> String {
 /// A unified diff, expected (`-`) against seen (`+`).
 pub fn text_diff(want: &str, seen: &str) -> String {
     let diff = similar::TextDiff::from_lines(want, seen);
-    let body = diff.unified_diff().context_radius(3).header("expected", "seen").to_string();
+    let body = diff
+        .unified_diff()
+        .context_radius(3)
+        .header("expected", "seen")
+        .to_string();
     if body.trim().is_empty() {
         format!("texts differ only in line endings\n  expected: {want:?}\n  seen: {seen:?}")
     } else {
@@ -397,7 +522,10 @@ pub fn text_diff(want: &str, seen: &str) -> String {
 }
 
 fn list_diff(want: &[impl AsRef<str>], seen: &[&str]) -> String {
-    let want = want.iter().map(|s| format!("{}\n", s.as_ref())).collect::<String>();
+    let want = want
+        .iter()
+        .map(|s| format!("{}\n", s.as_ref()))
+        .collect::<String>();
     let seen = seen.iter().map(|s| format!("{s}\n")).collect::<String>();
     text_diff(&want, &seen)
 }

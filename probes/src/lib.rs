@@ -17,8 +17,8 @@ pub mod trace;
 pub mod wire;
 
 pub use check::{evaluate, CheckOutcome};
-pub use report::{Report, Status};
 pub use probe::{probe, Probe};
+pub use report::{Report, Status};
 pub use run::{run_scenario, RunOutcome};
 pub use scenario::{load_dir, Scenario};
 pub use target::Target;

@@ -19,10 +19,14 @@ impl Places {
     pub fn expand_json(&self, v: &Value) -> Value {
         match v {
             Value::String(s) => Value::String(self.expand(s)),
-            Value::Array(items) => Value::Array(items.iter().map(|i| self.expand_json(i)).collect()),
-            Value::Object(map) => {
-                Value::Object(map.iter().map(|(k, v)| (self.expand(k), self.expand_json(v))).collect())
+            Value::Array(items) => {
+                Value::Array(items.iter().map(|i| self.expand_json(i)).collect())
             }
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .map(|(k, v)| (self.expand(k), self.expand_json(v)))
+                    .collect(),
+            ),
             other => other.clone(),
         }
     }
@@ -45,7 +49,10 @@ mod tests {
 
     #[test]
     fn expand_and_redact_round_trip() {
-        let p = Places { cwd: "/tmp/run-1/work".into(), home: "/tmp/run-1".into() };
+        let p = Places {
+            cwd: "/tmp/run-1/work".into(),
+            home: "/tmp/run-1".into(),
+        };
         let s = p.expand("{cwd}/a.txt and {home}/.claude");
         assert_eq!(s, "/tmp/run-1/work/a.txt and /tmp/run-1/.claude");
         assert_eq!(p.redact(&s), "{cwd}/a.txt and {home}/.claude");

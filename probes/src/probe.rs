@@ -21,8 +21,14 @@ pub struct Probe {
 /// Runs `scenario` against `target`, writing its record under `records` when given.
 pub async fn probe(scenario: &Scenario, target: &Target, records: Option<&Path>) -> Probe {
     if !scenario.applies_to(target.kind) {
-        let why = format!("targets {:?} do not include `{}`", scenario.targets, target.kind);
-        return Probe { report: Report::skipped(&scenario.id, &target.name, &why), trace: String::new() };
+        let why = format!(
+            "targets {:?} do not include `{}`",
+            scenario.targets, target.kind
+        );
+        return Probe {
+            report: Report::skipped(&scenario.id, &target.name, &why),
+            trace: String::new(),
+        };
     }
     let mut splits = scenario.splits().expect("validated at load");
     if splits.is_empty() {
@@ -35,7 +41,12 @@ pub async fn probe(scenario: &Scenario, target: &Target, records: Option<&Path>)
         let run = match run_scenario(scenario, target, split).await {
             Ok(run) => run,
             Err(e) => {
-                checks.push(CheckOutcome { name: format!("run ({split})"), ok: false, detail: format!("{e:#}"), expected_difference: None });
+                checks.push(CheckOutcome {
+                    name: format!("run ({split})"),
+                    ok: false,
+                    detail: format!("{e:#}"),
+                    expected_difference: None,
+                });
                 continue;
             }
         };
@@ -47,21 +58,37 @@ pub async fn probe(scenario: &Scenario, target: &Target, records: Option<&Path>)
             run_checks.push(CheckOutcome {
                 name: format!("split {split} gives the same trace as {first_split}"),
                 ok: same,
-                detail: if same { String::new() } else { crate::check::text_diff(first, &trace) },
+                detail: if same {
+                    String::new()
+                } else {
+                    crate::check::text_diff(first, &trace)
+                },
                 expected_difference: None,
             });
         } else {
-            run_checks.extend(scenario.checks.iter().map(|c| evaluate(c.get_ref(), &target.name, &run)));
+            run_checks.extend(
+                scenario
+                    .checks
+                    .iter()
+                    .map(|c| evaluate(c.get_ref(), &target.name, &run)),
+            );
             first_trace = Some((split, trace));
         }
         if let Some(dir) = records {
-            let id = if split == Split::Whole { scenario.id.clone() } else { format!("{}@{split}", scenario.id) };
+            let id = if split == Split::Whole {
+                scenario.id.clone()
+            } else {
+                format!("{}@{split}", scenario.id)
+            };
             let _ = record::write(dir, &id.replace(':', "-"), &run, &run_checks);
         }
         checks.extend(run_checks);
     }
     let report = Report::from_checks(&scenario.id, &target.name, checks, duration_ms);
-    Probe { report, trace: first_trace.map(|(_, t)| t).unwrap_or_default() }
+    Probe {
+        report,
+        trace: first_trace.map(|(_, t)| t).unwrap_or_default(),
+    }
 }
 
 /// Checks every run gets: it finished in time, and the script was played exactly.
@@ -88,10 +115,21 @@ fn builtin_checks(scenario: &Scenario, run: &RunOutcome) -> Vec<CheckOutcome> {
         expected_difference: None,
     });
     let detail = match (run.exhausted_at, run.turns_left) {
-        (Some(n), _) => format!("the script was exhausted at main-loop request {n} ({} turns scripted)", scenario.turns.len()),
+        (Some(n), _) => format!(
+            "the script was exhausted at main-loop request {n} ({} turns scripted)",
+            scenario.turns.len()
+        ),
         (None, 0) => String::new(),
-        (None, left) => format!("{left} of {} scripted turns were never requested", scenario.turns.len()),
+        (None, left) => format!(
+            "{left} of {} scripted turns were never requested",
+            scenario.turns.len()
+        ),
     };
-    out.push(CheckOutcome { name: "script played exactly".into(), ok: detail.is_empty(), detail, expected_difference: None });
+    out.push(CheckOutcome {
+        name: "script played exactly".into(),
+        ok: detail.is_empty(),
+        detail,
+        expected_difference: None,
+    });
     out
 }

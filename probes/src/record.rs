@@ -27,7 +27,12 @@ pub struct ProbeRecord<'a> {
 }
 
 /// Writes the record under `dir/<target>/<id>.json` and returns the path.
-pub fn write(dir: &Path, id: &str, run: &RunOutcome, checks: &[CheckOutcome]) -> std::io::Result<PathBuf> {
+pub fn write(
+    dir: &Path,
+    id: &str,
+    run: &RunOutcome,
+    checks: &[CheckOutcome],
+) -> std::io::Result<PathBuf> {
     let record = ProbeRecord {
         id,
         target: &run.target,
@@ -43,7 +48,9 @@ pub fn write(dir: &Path, id: &str, run: &RunOutcome, checks: &[CheckOutcome]) ->
         requests: &run.requests,
         checks,
     };
-    let path = dir.join(run.target.replace(['/', ':'], "_")).join(format!("{}.json", id.replace('/', "__")));
+    let path = dir
+        .join(run.target.replace(['/', ':'], "_"))
+        .join(format!("{}.json", id.replace('/', "__")));
     std::fs::create_dir_all(path.parent().expect("has a parent"))?;
     std::fs::write(&path, serde_json::to_vec_pretty(&record)?)?;
     Ok(path)

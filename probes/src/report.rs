@@ -27,18 +27,41 @@ impl Report {
             id: id.into(),
             target: target.into(),
             status: Status::Skip,
-            checks: vec![CheckOutcome { name: "applies".into(), ok: true, detail: why.into(), expected_difference: None }],
+            checks: vec![CheckOutcome {
+                name: "applies".into(),
+                ok: true,
+                detail: why.into(),
+                expected_difference: None,
+            }],
             duration_ms: 0,
         }
     }
 
-    pub fn from_checks(id: &str, target: &str, checks: Vec<CheckOutcome>, duration_ms: u64) -> Self {
-        let status = if checks.iter().all(|c| c.ok) { Status::Pass } else { Status::Fail };
-        Report { id: id.into(), target: target.into(), status, checks, duration_ms }
+    pub fn from_checks(
+        id: &str,
+        target: &str,
+        checks: Vec<CheckOutcome>,
+        duration_ms: u64,
+    ) -> Self {
+        let status = if checks.iter().all(|c| c.ok) {
+            Status::Pass
+        } else {
+            Status::Fail
+        };
+        Report {
+            id: id.into(),
+            target: target.into(),
+            status,
+            checks,
+            duration_ms,
+        }
     }
 
     pub fn expected_differences(&self) -> usize {
-        self.checks.iter().filter(|c| c.expected_difference.is_some()).count()
+        self.checks
+            .iter()
+            .filter(|c| c.expected_difference.is_some())
+            .count()
     }
 
     /// The failed checks, each with its detail indented under its name.

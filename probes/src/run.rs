@@ -19,7 +19,12 @@ use crate::target::Target;
 pub const FAKE_API_KEY: &str = "sk-ant-conformance-fake-key";
 
 /// Environment variables that may carry secrets; their values never reach a record.
-const SECRET_ENV: &[&str] = &["ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_SESSION_ACCESS_TOKEN"];
+const SECRET_ENV: &[&str] = &[
+    "ANTHROPIC_API_KEY",
+    "CLAUDE_CODE_OAUTH_TOKEN",
+    "ANTHROPIC_AUTH_TOKEN",
+    "CLAUDE_CODE_SESSION_ACCESS_TOKEN",
+];
 
 pub struct RunOutcome {
     pub target: String,
@@ -46,25 +51,45 @@ pub struct RunOutcome {
 impl RunOutcome {
     /// Main-loop request bodies, in order.
     pub fn main_requests(&self) -> Vec<&Value> {
-        self.requests.iter().filter(|r| r.main_index().is_some()).map(|r| &r.body).collect()
+        self.requests
+            .iter()
+            .filter(|r| r.main_index().is_some())
+            .map(|r| &r.body)
+            .collect()
     }
 }
 
-pub async fn run_scenario(scenario: &Scenario, target: &Target, split: Split) -> Result<RunOutcome> {
+pub async fn run_scenario(
+    scenario: &Scenario,
+    target: &Target,
+    split: Split,
+) -> Result<RunOutcome> {
     let root = tempfile::Builder::new().prefix("conformance-").tempdir()?;
     let base = root.path().canonicalize()?;
     let home = base.join("home");
     let cwd = base.join("work");
     std::fs::create_dir_all(&home)?;
     std::fs::create_dir_all(&cwd)?;
-    let places = Places { cwd: cwd.display().to_string(), home: home.display().to_string() };
+    let places = Places {
+        cwd: cwd.display().to_string(),
+        home: home.display().to_string(),
+    };
     for fixture in &scenario.files {
         write_fixture(fixture, &places, &cwd, &home)
             .with_context(|| format!("{}: fixture `{}`", scenario.path.display(), fixture.path))?;
     }
 
-    let turns = scenario.turns.iter().map(|t| expand_turn(t, &places, &cwd)).collect();
-    let stub = MessagesStub::start(StubConfig { main_model: scenario.model().to_owned(), turns, split }).await?;
+    let turns = scenario
+        .turns
+        .iter()
+        .map(|t| expand_turn(t, &places, &cwd))
+        .collect();
+    let stub = MessagesStub::start(StubConfig {
+        main_model: scenario.model().to_owned(),
+        turns,
+        split,
+    })
+    .await?;
 
     let default_args: Vec<String> = vec![
         "-p".into(),
@@ -82,14 +107,20 @@ pub async fn run_scenario(scenario: &Scenario, target: &Target, split: Split) ->
     args.extend(scenario.args.iter().map(|a| places.expand(a)));
 
     let mut env: BTreeMap<String, String> = BTreeMap::new();
-    env.insert("PATH".into(), std::env::var("PATH").unwrap_or_else(|_| "/usr/local/bin:/usr/bin:/bin".into()));
+    env.insert(
+        "PATH".into(),
+        std::env::var("PATH").unwrap_or_else(|_| "/usr/local/bin:/usr/bin:/bin".into()),
+    );
     env.insert("HOME".into(), places.home.clone());
     env.insert("LANG".into(), "C.UTF-8".into());
     env.insert("SHELL".into(), "/bin/bash".into());
     env.insert("TERM".into(), "dumb".into());
     env.insert("ANTHROPIC_BASE_URL".into(), stub.base_url());
     env.insert("ANTHROPIC_API_KEY".into(), FAKE_API_KEY.into());
-    env.insert("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC".into(), "1".into());
+    env.insert(
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC".into(),
+        "1".into(),
+    );
     env.insert("DISABLE_AUTOUPDATER".into(), "1".into());
     // As root the real binary refuses the permission-bypass flags without it.
     env.insert("IS_SANDBOX".into(), "1".into());
@@ -112,7 +143,9 @@ pub async fn run_scenario(scenario: &Scenario, target: &Target, split: Split) ->
         .process_group(0)
         .kill_on_drop(true);
     let started = Instant::now();
-    let mut child = command.spawn().with_context(|| format!("cannot start {}", target.program.display()))?;
+    let mut child = command
+        .spawn()
+        .with_context(|| format!("cannot start {}", target.program.display()))?;
     let pid = child.id().map(|p| p as i32);
     let mut stdout_pipe = child.stdout.take().expect("piped");
     let mut stderr_pipe = child.stderr.take().expect("piped");
@@ -126,7 +159,8 @@ pub async fn run_scenario(scenario: &Scenario, target: &Target, split: Split) ->
         let _ = stderr_pipe.read_to_end(&mut buf).await;
         buf
     });
-    let (exit_code, timed_out) = match tokio::time::timeout(scenario.timeout(), child.wait()).await {
+    let (exit_code, timed_out) = match tokio::time::timeout(scenario.timeout(), child.wait()).await
+    {
         Ok(status) => (status?.code(), false),
         Err(_) => {
             kill_group(pid);
@@ -214,10 +248,14 @@ fn expand_turn(turn: &Turn, places: &Places, cwd: &Path) -> Turn {
             .blocks
             .iter()
             .map(|b| match b {
-                Block::Text { text } => Block::Text { text: places.expand(text) },
-                Block::ToolUse { id, name, input } => {
-                    Block::ToolUse { id: id.clone(), name: name.clone(), input: places.expand_json(input) }
-                }
+                Block::Text { text } => Block::Text {
+                    text: places.expand(text),
+                },
+                Block::ToolUse { id, name, input } => Block::ToolUse {
+                    id: id.clone(),
+                    name: name.clone(),
+                    input: places.expand_json(input),
+                },
             })
             .collect(),
         touch: turn

@@ -99,14 +99,23 @@ impl Scenario {
     }
 
     pub fn parse(path: &Path, source: &str) -> Result<Self, ScenarioError> {
-        let err = |message: String| ScenarioError { path: path.to_owned(), message };
+        let err = |message: String| ScenarioError {
+            path: path.to_owned(),
+            message,
+        };
         let mut scenario: Scenario = toml::from_str(source).map_err(|e| {
-            let line = e.span().map(|s| format!("line {}: ", line_of(source, s.start))).unwrap_or_default();
+            let line = e
+                .span()
+                .map(|s| format!("line {}: ", line_of(source, s.start)))
+                .unwrap_or_default();
             err(format!("{line}{}", e.message().trim_end()))
         })?;
         scenario.path = path.to_owned();
         scenario.source = source.to_owned();
-        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
         let id_tail = scenario.id.replace('/', "__");
         if stem != id_tail {
             return Err(err(format!(
@@ -124,19 +133,27 @@ impl Scenario {
             }
         }
         if let Err(e) = scenario.splits() {
-            return Err(err(format!("line {}: field `splits`: {e}", find_line(source, "splits"))));
+            return Err(err(format!(
+                "line {}: field `splits`: {e}",
+                find_line(source, "splits")
+            )));
         }
         for check in &scenario.checks {
             check.get_ref().validate().map_err(|(field, message)| {
-                err(format!("line {}: check field `{field}`: {message}", line_of(source, check.span().start)))
+                err(format!(
+                    "line {}: check field `{field}`: {message}",
+                    line_of(source, check.span().start)
+                ))
             })?;
         }
         Ok(scenario)
     }
 
     pub fn load(path: &Path) -> Result<Self, ScenarioError> {
-        let source = std::fs::read_to_string(path)
-            .map_err(|e| ScenarioError { path: path.to_owned(), message: format!("cannot read: {e}") })?;
+        let source = std::fs::read_to_string(path).map_err(|e| ScenarioError {
+            path: path.to_owned(),
+            message: format!("cannot read: {e}"),
+        })?;
         Self::parse(path, &source)
     }
 }
@@ -144,14 +161,24 @@ impl Scenario {
 /// Every `*.toml` under `dir`, sorted by id; the first bad file is an error.
 pub fn load_dir(dir: &Path) -> Result<Vec<Scenario>, ScenarioError> {
     let mut paths = Vec::new();
-    collect(dir, &mut paths).map_err(|e| ScenarioError { path: dir.to_owned(), message: e.to_string() })?;
-    let mut scenarios = paths.iter().map(|p| Scenario::load(p)).collect::<Result<Vec<_>, _>>()?;
+    collect(dir, &mut paths).map_err(|e| ScenarioError {
+        path: dir.to_owned(),
+        message: e.to_string(),
+    })?;
+    let mut scenarios = paths
+        .iter()
+        .map(|p| Scenario::load(p))
+        .collect::<Result<Vec<_>, _>>()?;
     scenarios.sort_by(|a, b| a.id.cmp(&b.id));
     for pair in scenarios.windows(2) {
         if pair[0].id == pair[1].id {
             return Err(ScenarioError {
                 path: pair[1].path.clone(),
-                message: format!("duplicate id `{}` (also in {})", pair[1].id, pair[0].path.display()),
+                message: format!(
+                    "duplicate id `{}` (also in {})",
+                    pair[1].id,
+                    pair[0].path.display()
+                ),
             });
         }
     }
@@ -189,11 +216,15 @@ mod tests {
         Scenario::parse(Path::new("scenarios/core/core.x.toml"), src).map_err(|e| e.to_string())
     }
 
-    const HEAD: &str = "id = \"core.x\"\ntitle = \"t\"\ntargets = [\"reference\"]\nprompt = \"p\"\n";
+    const HEAD: &str =
+        "id = \"core.x\"\ntitle = \"t\"\ntargets = [\"reference\"]\nprompt = \"p\"\n";
 
     #[test]
     fn a_minimal_scenario_parses() {
-        let s = parse(&format!("{HEAD}[[turn]]\ntext = \"hi\"\n[[check]]\nkind = \"exit\"\nequals = 0\n")).unwrap();
+        let s = parse(&format!(
+            "{HEAD}[[turn]]\ntext = \"hi\"\n[[check]]\nkind = \"exit\"\nequals = 0\n"
+        ))
+        .unwrap();
         assert_eq!(s.turns.len(), 1);
         assert_eq!(s.checks.len(), 1);
         assert_eq!(s.model(), DEFAULT_MODEL);
@@ -208,20 +239,28 @@ mod tests {
 
     #[test]
     fn a_check_missing_its_expectation_names_the_line_and_field() {
-        let e = parse(&format!("{HEAD}\n[[check]]\nkind = \"tool_result\"\nis_error = true\n")).unwrap_err();
+        let e = parse(&format!(
+            "{HEAD}\n[[check]]\nkind = \"tool_result\"\nis_error = true\n"
+        ))
+        .unwrap_err();
         assert!(e.contains("line 6: check field `tool_use_id`"), "{e}");
     }
 
     #[test]
     fn id_must_match_file_name() {
-        let e = Scenario::parse(Path::new("scenarios/core/other.toml"), HEAD).unwrap_err().to_string();
+        let e = Scenario::parse(Path::new("scenarios/core/other.toml"), HEAD)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("line 1: field `id`"), "{e}");
     }
 
     #[test]
     fn bad_target_and_split_are_named() {
         let e = parse(&HEAD.replace("[\"reference\"]", "[\"refrence\"]")).unwrap_err();
-        assert!(e.contains("line 3: field `targets`: unknown target kind `refrence`"), "{e}");
+        assert!(
+            e.contains("line 3: field `targets`: unknown target kind `refrence`"),
+            "{e}"
+        );
         let e = parse(&format!("{HEAD}splits = [\"halves\"]\n")).unwrap_err();
         assert!(e.contains("field `splits`: unknown split `halves`"), "{e}");
     }

@@ -17,7 +17,10 @@ pub fn path(root: &Path, target_dir: &str, id: &str) -> PathBuf {
 pub fn read(path: &Path) -> Option<String> {
     let text = std::fs::read_to_string(path).ok()?;
     let body = match text.strip_prefix("---\n") {
-        Some(rest) => rest.split_once("\n---\n").map(|(_, body)| body).unwrap_or(rest),
+        Some(rest) => rest
+            .split_once("\n---\n")
+            .map(|(_, body)| body)
+            .unwrap_or(rest),
         None => &text,
     };
     Some(body.trim_end().to_owned())
@@ -43,11 +46,18 @@ pub fn compare(path: &Path, id: &str, body: &str, accept: bool) -> std::io::Resu
         return Ok(Verdict::Same);
     }
     std::fs::create_dir_all(path.parent().expect("has a parent"))?;
-    let target = if accept { path.to_owned() } else { path.with_extension("snap.new") };
+    let target = if accept {
+        path.to_owned()
+    } else {
+        path.with_extension("snap.new")
+    };
     std::fs::write(&target, render(id, body))?;
     Ok(match stored {
         None => Verdict::New(target),
-        Some(old) => Verdict::Changed(crate::check::text_diff(&format!("{old}\n"), &format!("{}\n", body.trim_end())), target),
+        Some(old) => Verdict::Changed(
+            crate::check::text_diff(&format!("{old}\n"), &format!("{}\n", body.trim_end())),
+            target,
+        ),
     })
 }
 
@@ -60,11 +70,20 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = path(dir.path(), "reference", "core.x/variant");
         assert!(p.ends_with("reference/core.x__variant.snap"));
-        assert!(matches!(compare(&p, "core.x", "a\nb\n", false).unwrap(), Verdict::New(_)));
+        assert!(matches!(
+            compare(&p, "core.x", "a\nb\n", false).unwrap(),
+            Verdict::New(_)
+        ));
         assert!(!p.exists(), "without accept only .snap.new is written");
-        assert!(matches!(compare(&p, "core.x", "a\nb\n", true).unwrap(), Verdict::New(_)));
+        assert!(matches!(
+            compare(&p, "core.x", "a\nb\n", true).unwrap(),
+            Verdict::New(_)
+        ));
         assert_eq!(read(&p).unwrap(), "a\nb");
-        assert!(matches!(compare(&p, "core.x", "a\nb", false).unwrap(), Verdict::Same));
+        assert!(matches!(
+            compare(&p, "core.x", "a\nb", false).unwrap(),
+            Verdict::Same
+        ));
         match compare(&p, "core.x", "a\nc", false).unwrap() {
             Verdict::Changed(diff, new) => {
                 assert!(diff.contains("-b") && diff.contains("+c"), "{diff}");

@@ -20,13 +20,21 @@ pub struct Target {
 
 impl Target {
     pub fn reference(program: PathBuf) -> Self {
-        Target { name: "reference".into(), kind: "reference", program }
+        Target {
+            name: "reference".into(),
+            kind: "reference",
+            program,
+        }
     }
 
     /// A real binary at `program`, named by the version it reports.
     pub fn claude_at(program: PathBuf) -> Result<Self> {
         let version = version_of(&program)?;
-        Ok(Target { name: format!("claude@{version}"), kind: "claude", program })
+        Ok(Target {
+            name: format!("claude@{version}"),
+            kind: "claude",
+            program,
+        })
     }
 
     /// Resolves `claude@VERSION` (installing it when needed) or `claude:PATH`.
@@ -39,12 +47,17 @@ impl Target {
             return Self::claude_at(path);
         }
         let Some(version) = spec.strip_prefix("claude@") else {
-            bail!("unknown target `{spec}`: expected `reference`, `claude@VERSION` or `claude:PATH`");
+            bail!(
+                "unknown target `{spec}`: expected `reference`, `claude@VERSION` or `claude:PATH`"
+            );
         };
         let program = install_npm(version, cache)?;
         let target = Self::claude_at(program)?;
         if target.name != format!("claude@{version}") {
-            bail!("target `{spec}`: the installed binary reports `{}`", target.name);
+            bail!(
+                "target `{spec}`: the installed binary reports `{}`",
+                target.name
+            );
         }
         Ok(target)
     }
@@ -65,7 +78,12 @@ fn version_of(program: &Path) -> Result<String> {
     let text = String::from_utf8_lossy(&out.stdout);
     let version = text.split_whitespace().next().unwrap_or_default();
     if !out.status.success() || version.is_empty() {
-        bail!("{} --version failed: {}{}", program.display(), text, String::from_utf8_lossy(&out.stderr));
+        bail!(
+            "{} --version failed: {}{}",
+            program.display(),
+            text,
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     Ok(version.to_owned())
 }
@@ -73,7 +91,11 @@ fn version_of(program: &Path) -> Result<String> {
 /// The native executable of `@anthropic-ai/claude-code@VERSION`, installed with npm into
 /// `cache/claude@VERSION` the first time and reused afterwards.
 pub fn install_npm(version: &str, cache: &Path) -> Result<PathBuf> {
-    if version.is_empty() || !version.chars().all(|c| c.is_ascii_alphanumeric() || ".-".contains(c)) {
+    if version.is_empty()
+        || !version
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || ".-".contains(c))
+    {
         bail!("`{version}` is not a version");
     }
     let dir = cache.join(format!("claude@{version}"));
@@ -82,9 +104,18 @@ pub fn install_npm(version: &str, cache: &Path) -> Result<PathBuf> {
         return Ok(native);
     }
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    eprintln!("installing @anthropic-ai/claude-code@{version} into {}", dir.display());
+    eprintln!(
+        "installing @anthropic-ai/claude-code@{version} into {}",
+        dir.display()
+    );
     let status = Command::new("npm")
-        .args(["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefix"])
+        .args([
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--loglevel=error",
+            "--prefix",
+        ])
         .arg(&dir)
         .arg(format!("@anthropic-ai/claude-code@{version}"))
         .status()
@@ -93,7 +124,10 @@ pub fn install_npm(version: &str, cache: &Path) -> Result<PathBuf> {
         bail!("npm install @anthropic-ai/claude-code@{version} failed ({status})");
     }
     if !native.is_file() {
-        bail!("npm installed @anthropic-ai/claude-code@{version} but {} is missing", native.display());
+        bail!(
+            "npm installed @anthropic-ai/claude-code@{version} but {} is missing",
+            native.display()
+        );
     }
     Ok(native)
 }
@@ -106,7 +140,10 @@ fn native_binary(dir: &Path) -> PathBuf {
         "aarch64" => "arm64",
         other => other,
     };
-    dir.join(format!("node_modules/@anthropic-ai/claude-code-{}-{arch}/claude", std::env::consts::OS))
+    dir.join(format!(
+        "node_modules/@anthropic-ai/claude-code-{}-{arch}/claude",
+        std::env::consts::OS
+    ))
 }
 
 /// Where `claude@VERSION` installs go: `$CLAUDE_CONFORMANCE_CACHE`, else `~/.cache/claude-conformance`.
@@ -114,6 +151,8 @@ pub fn default_cache() -> PathBuf {
     if let Some(dir) = std::env::var_os("CLAUDE_CONFORMANCE_CACHE") {
         return PathBuf::from(dir);
     }
-    let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(std::env::temp_dir);
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(std::env::temp_dir);
     home.join(".cache/claude-conformance")
 }

@@ -15,9 +15,12 @@ use crate::wire::{self, Request};
 /// Texts up to this many chars appear verbatim (our own script, fixtures, short tool messages).
 const VERBATIM_MAX: usize = 200;
 
-static UUID: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}").unwrap());
-static DATE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\d{4}-\d{2}-\d{2}([T ][0-9:.]+Z?)?").unwrap());
+static UUID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+        .unwrap()
+});
+static DATE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\d{4}-\d{2}-\d{2}([T ][0-9:.]+Z?)?").unwrap());
 static TMP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"/tmp/[^\s\x22'`]+").unwrap());
 
 /// Replaces run paths, UUIDs, dates and temp paths with placeholders.
@@ -69,7 +72,11 @@ pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
         writeln!(out, "  {kind} keys: {}", keys(event, 2)).unwrap();
     }
 
-    let plain: Vec<&str> = run.stdout.lines().filter(|l| serde_json::from_str::<Value>(l).is_err()).collect();
+    let plain: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| serde_json::from_str::<Value>(l).is_err())
+        .collect();
     if !plain.is_empty() {
         writeln!(out, "stdout text:").unwrap();
         for line in plain {
@@ -90,7 +97,16 @@ pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
         .collect();
     helpers.sort();
     helpers.dedup();
-    writeln!(out, "other requests: {}", if helpers.is_empty() { "none".into() } else { helpers.join(", ") }).unwrap();
+    writeln!(
+        out,
+        "other requests: {}",
+        if helpers.is_empty() {
+            "none".into()
+        } else {
+            helpers.join(", ")
+        }
+    )
+    .unwrap();
 
     let requests = run.main_requests();
     let mut previous: Option<(Vec<&str>, &[Value])> = None;
@@ -99,7 +115,9 @@ pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
         writeln!(out, "request {}:", i + 1).unwrap();
         let tools = request.tool_names();
         match &previous {
-            Some((prev_tools, _)) if *prev_tools == tools => writeln!(out, "  tools: as request {i}").unwrap(),
+            Some((prev_tools, _)) if *prev_tools == tools => {
+                writeln!(out, "  tools: as request {i}").unwrap()
+            }
             _ => writeln!(out, "  tools: {}", tools.join(", ")).unwrap(),
         }
         if let Some(system) = body.get("system").filter(|_| i == 0) {
@@ -112,7 +130,9 @@ pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
         }
         let messages = request.messages();
         let skip = match &previous {
-            Some((_, prev)) if messages.len() >= prev.len() && same_history(&messages[..prev.len()], prev) => {
+            Some((_, prev))
+                if messages.len() >= prev.len() && same_history(&messages[..prev.len()], prev) =>
+            {
                 writeln!(out, "  messages 1-{} as request {i}", prev.len()).unwrap();
                 prev.len()
             }
@@ -120,7 +140,10 @@ pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
         };
         for message in &messages[skip..] {
             let role = message["role"].as_str().unwrap_or("?");
-            let rendered: Vec<String> = wire::blocks(message).iter().map(|b| block(run, b, prompt)).collect();
+            let rendered: Vec<String> = wire::blocks(message)
+                .iter()
+                .map(|b| block(run, b, prompt))
+                .collect();
             writeln!(out, "  {role}: {}", rendered.join(" | ")).unwrap();
         }
         previous = Some((tools, messages));
@@ -139,7 +162,12 @@ pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
 fn same_history(a: &[Value], b: &[Value]) -> bool {
     fn strip(v: &Value) -> Value {
         match v {
-            Value::Object(map) => Value::Object(map.iter().filter(|(k, _)| *k != "cache_control").map(|(k, v)| (k.clone(), strip(v))).collect()),
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .filter(|(k, _)| *k != "cache_control")
+                    .map(|(k, v)| (k.clone(), strip(v)))
+                    .collect(),
+            ),
             Value::Array(items) => Value::Array(items.iter().map(strip).collect()),
             other => other.clone(),
         }
@@ -159,7 +187,11 @@ fn block(run: &RunOutcome, b: &Value, prompt: &str) -> String {
                 format!("text {}", text(run, t))
             }
         }
-        Some("tool_use") => format!("tool_use {} {}", b["id"].as_str().unwrap_or("?"), b["name"].as_str().unwrap_or("?")),
+        Some("tool_use") => format!(
+            "tool_use {} {}",
+            b["id"].as_str().unwrap_or("?"),
+            b["name"].as_str().unwrap_or("?")
+        ),
         Some("tool_result") => format!(
             "tool_result {} {} {}",
             b["tool_use_id"].as_str().unwrap_or("?"),
@@ -182,13 +214,17 @@ fn text(run: &RunOutcome, t: &str) -> String {
 
 /// Sorted keys, objects expanded `depth` levels: `message{content,id}, type`.
 fn keys(v: &Value, depth: usize) -> String {
-    let Some(map) = v.as_object() else { return String::new() };
+    let Some(map) = v.as_object() else {
+        return String::new();
+    };
     let mut names: Vec<&String> = map.keys().collect();
     names.sort();
     names
         .iter()
         .map(|k| match &map[k.as_str()] {
-            Value::Object(inner) if depth > 1 && !inner.is_empty() => format!("{k}{{{}}}", keys(&map[k.as_str()], depth - 1)),
+            Value::Object(inner) if depth > 1 && !inner.is_empty() => {
+                format!("{k}{{{}}}", keys(&map[k.as_str()], depth - 1))
+            }
             _ => k.to_string(),
         })
         .collect::<Vec<_>>()
@@ -199,14 +235,23 @@ fn keys(v: &Value, depth: usize) -> String {
 fn signature(tool: &Value) -> String {
     let name = tool["name"].as_str().unwrap_or("?");
     let schema = &tool["input_schema"];
-    let required: Vec<&str> = schema["required"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+    let required: Vec<&str> = schema["required"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
     let props = schema["properties"].as_object().map(|props| {
         let mut names: Vec<&String> = props.keys().collect();
         names.sort();
         names
             .iter()
             .map(|p| {
-                let star = if required.contains(&p.as_str()) { "*" } else { "" };
+                let star = if required.contains(&p.as_str()) {
+                    "*"
+                } else {
+                    ""
+                };
                 format!("{p}{star}: {}", type_of(&props[p.as_str()]))
             })
             .collect::<Vec<_>>()
@@ -217,12 +262,20 @@ fn signature(tool: &Value) -> String {
 
 fn type_of(schema: &Value) -> String {
     if let Some(values) = schema["enum"].as_array() {
-        return values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join("|");
+        return values
+            .iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join("|");
     }
     match &schema["type"] {
         Value::String(t) if t == "array" => format!("{}[]", type_of(&schema["items"])),
         Value::String(t) => t.clone(),
-        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect::<Vec<_>>().join("|"),
+        Value::Array(ts) => ts
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join("|"),
         _ if schema.get("anyOf").is_some() => "anyOf".into(),
         _ => "any".into(),
     }

@@ -16,7 +16,10 @@ impl<'a> Request<'a> {
     }
 
     pub fn messages(&self) -> &'a [Value] {
-        self.0["messages"].as_array().map(Vec::as_slice).unwrap_or_default()
+        self.0["messages"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
     }
 
     /// Every tool_result block in this request, with the index of the message that holds it.

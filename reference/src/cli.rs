@@ -8,7 +8,11 @@ use crate::agent::events::Format;
 use crate::permissions::Mode;
 
 #[derive(Debug, Parser)]
-#[command(name = "claude-reference", disable_version_flag = true, disable_help_subcommand = true)]
+#[command(
+    name = "claude-reference",
+    disable_version_flag = true,
+    disable_help_subcommand = true
+)]
 pub struct Args {
     /// Print the response and exit (the only mode this agent has).
     #[arg(short = 'p', long = "print")]
@@ -61,11 +65,21 @@ pub fn parse(argv: impl IntoIterator<Item = String>) -> Result<Args, UsageError>
             let arg = context(&e, ContextKind::InvalidArg).unwrap_or_default();
             let arg = arg.split('=').next().unwrap_or_default().to_owned();
             match context(&e, ContextKind::SuggestedArg) {
-                Some(s) => UsageError(format!("error: unknown option '{arg}'\n(Did you mean {s}?)\n")),
+                Some(s) => UsageError(format!(
+                    "error: unknown option '{arg}'\n(Did you mean {s}?)\n"
+                )),
                 None => UsageError(format!("error: unknown option '{arg}'\n")),
             }
         }
-        _ => UsageError(format!("error: {}\n", e.render().to_string().trim_start_matches("error: ").lines().next().unwrap_or_default())),
+        _ => UsageError(format!(
+            "error: {}\n",
+            e.render()
+                .to_string()
+                .trim_start_matches("error: ")
+                .lines()
+                .next()
+                .unwrap_or_default()
+        )),
     })?;
     Ok(args)
 }
@@ -84,10 +98,19 @@ impl Args {
             None | Some("text") => Format::Text,
             Some("json") => Format::Json,
             Some("stream-json") => Format::StreamJson,
-            Some(other) => return Err(invalid_choice("--output-format <format>", other, &["text", "json", "stream-json"])),
+            Some(other) => {
+                return Err(invalid_choice(
+                    "--output-format <format>",
+                    other,
+                    &["text", "json", "stream-json"],
+                ))
+            }
         };
         if format == Format::StreamJson && !self.verbose {
-            return Err(UsageError("Error: When using --print, --output-format=stream-json requires --verbose\n".into()));
+            return Err(UsageError(
+                "Error: When using --print, --output-format=stream-json requires --verbose\n"
+                    .into(),
+            ));
         }
         Ok(format)
     }
@@ -98,11 +121,15 @@ impl Args {
         }
         match self.permission_mode.as_deref() {
             None => Ok(Mode::Default),
-            Some(m) => Mode::parse(m).ok_or_else(|| invalid_choice("--permission-mode <mode>", m, Mode::CHOICES)),
+            Some(m) => Mode::parse(m)
+                .ok_or_else(|| invalid_choice("--permission-mode <mode>", m, Mode::CHOICES)),
         }
     }
 }
 
 fn invalid_choice(option: &str, value: &str, choices: &[&str]) -> UsageError {
-    UsageError(format!("error: option '{option}' argument '{value}' is invalid. Allowed choices are {}.\n", choices.join(", ")))
+    UsageError(format!(
+        "error: option '{option}' argument '{value}' is invalid. Allowed choices are {}.\n",
+        choices.join(", ")
+    ))
 }

@@ -34,7 +34,10 @@ fn real_main() -> i32 {
         (Ok(f), Ok(m)) => (f, m),
         (Err(cli::UsageError(text)), _) | (_, Err(cli::UsageError(text))) => return usage(&text),
     };
-    if mode == Mode::BypassPermissions && is_root() && std::env::var("IS_SANDBOX").as_deref() != Ok("1") {
+    if mode == Mode::BypassPermissions
+        && is_root()
+        && std::env::var("IS_SANDBOX").as_deref() != Ok("1")
+    {
         return usage("--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons\n");
     }
     let prompt = match args.prompt.clone().or_else(read_stdin).filter(|p| !p.trim().is_empty()) {
@@ -48,17 +51,29 @@ fn real_main() -> i32 {
     };
     let config = Config {
         prompt,
-        model: args.model.clone().unwrap_or_else(|| DEFAULT_MODEL.to_owned()),
+        model: args
+            .model
+            .clone()
+            .unwrap_or_else(|| DEFAULT_MODEL.to_owned()),
         format,
         session_id,
         mode,
         max_turns: args.max_turns,
-        base_url: std::env::var("ANTHROPIC_BASE_URL").unwrap_or_else(|_| "https://api.anthropic.com".into()),
-        api_key: std::env::var("ANTHROPIC_API_KEY").ok().filter(|k| !k.is_empty()),
+        base_url: std::env::var("ANTHROPIC_BASE_URL")
+            .unwrap_or_else(|_| "https://api.anthropic.com".into()),
+        api_key: std::env::var("ANTHROPIC_API_KEY")
+            .ok()
+            .filter(|k| !k.is_empty()),
         cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
-        home: std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(std::env::temp_dir),
+        home: std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .unwrap_or_else(std::env::temp_dir),
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("a tokio runtime starts");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a tokio runtime starts");
     runtime.block_on(agent::run(config))
 }
 

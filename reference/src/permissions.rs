@@ -19,7 +19,14 @@ pub enum Mode {
 
 impl Mode {
     /// As the real binary lists them (it also accepts `default`, unlisted).
-    pub const CHOICES: &'static [&'static str] = &["acceptEdits", "auto", "bypassPermissions", "manual", "dontAsk", "plan"];
+    pub const CHOICES: &'static [&'static str] = &[
+        "acceptEdits",
+        "auto",
+        "bypassPermissions",
+        "manual",
+        "dontAsk",
+        "plan",
+    ];
 
     pub fn parse(s: &str) -> Option<Mode> {
         Some(match s {
@@ -60,22 +67,43 @@ pub struct Permissions {
 impl Permissions {
     /// Reads deny rules from the user's and the project's settings files.
     pub fn load(mode: Mode, cwd: &Path, home: &Path) -> Self {
-        let files = [home.join(".claude/settings.json"), cwd.join(".claude/settings.json"), cwd.join(".claude/settings.local.json")];
+        let files = [
+            home.join(".claude/settings.json"),
+            cwd.join(".claude/settings.json"),
+            cwd.join(".claude/settings.local.json"),
+        ];
         let mut builder = GlobSetBuilder::new();
         for file in files {
-            let Ok(text) = std::fs::read_to_string(&file) else { continue };
-            let Ok(settings) = serde_json::from_str::<Value>(&text) else { continue };
+            let Ok(text) = std::fs::read_to_string(&file) else {
+                continue;
+            };
+            let Ok(settings) = serde_json::from_str::<Value>(&text) else {
+                continue;
+            };
             // A leading `/` is relative to the settings file's own root.
-            let root = if file.starts_with(cwd) { cwd.to_owned() } else { home.join(".claude") };
-            for rule in settings["permissions"]["deny"].as_array().into_iter().flatten().filter_map(Value::as_str) {
-                if let Some(pattern) = rule.strip_prefix("Read(").and_then(|r| r.strip_suffix(')')) {
+            let root = if file.starts_with(cwd) {
+                cwd.to_owned()
+            } else {
+                home.join(".claude")
+            };
+            for rule in settings["permissions"]["deny"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+            {
+                if let Some(pattern) = rule.strip_prefix("Read(").and_then(|r| r.strip_suffix(')'))
+                {
                     if let Ok(glob) = Glob::new(&absolute_pattern(pattern, &root, home)) {
                         builder.add(glob);
                     }
                 }
             }
         }
-        Permissions { mode, read_deny: builder.build().unwrap_or_else(|_| GlobSet::empty()) }
+        Permissions {
+            mode,
+            read_deny: builder.build().unwrap_or_else(|_| GlobSet::empty()),
+        }
     }
 
     pub fn decide(&self, access: &Access) -> Decision {
@@ -106,7 +134,9 @@ impl Permissions {
 /// `~/in-home`, `/x` under the settings root only, and otherwise gitignore style (`./x`, `x` and
 /// `**/x` all match `x` at any depth below the project).
 fn absolute_pattern(pattern: &str, root: &Path, home: &Path) -> String {
-    let join = |base: &Path, rest: &str| -> String { PathBuf::from(base).join(rest).display().to_string() };
+    let join = |base: &Path, rest: &str| -> String {
+        PathBuf::from(base).join(rest).display().to_string()
+    };
     if let Some(abs) = pattern.strip_prefix("//") {
         format!("/{abs}")
     } else if let Some(rest) = pattern.strip_prefix("~/") {
@@ -128,14 +158,25 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let cwd = dir.path().join("work");
         std::fs::create_dir_all(cwd.join(".claude")).unwrap();
-        std::fs::write(cwd.join(".claude/settings.json"), format!(r#"{{"permissions":{{"deny":["{rule}"]}}}}"#)).unwrap();
+        std::fs::write(
+            cwd.join(".claude/settings.json"),
+            format!(r#"{{"permissions":{{"deny":["{rule}"]}}}}"#),
+        )
+        .unwrap();
         let p = Permissions::load(Mode::BypassPermissions, &cwd, dir.path());
-        matches!(p.decide(&Access::ReadFile(cwd.join(path))), Decision::Rule(_))
+        matches!(
+            p.decide(&Access::ReadFile(cwd.join(path))),
+            Decision::Rule(_)
+        )
     }
 
     #[test]
     fn rule_forms_match_as_recorded() {
-        for rule in ["Read(./secret.txt)", "Read(secret.txt)", "Read(**/secret.txt)"] {
+        for rule in [
+            "Read(./secret.txt)",
+            "Read(secret.txt)",
+            "Read(**/secret.txt)",
+        ] {
             assert!(denies(rule, "secret.txt"), "{rule}");
             assert!(denies(rule, "sub/secret.txt"), "{rule} at depth");
         }

@@ -16,10 +16,17 @@ fn run(path: &Path) -> datatest_stable::Result<()> {
     if !scenario.applies_to(target.kind) {
         return Ok(());
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
     let probe = runtime.block_on(probes::probe(&scenario, &target, None));
     if probe.report.status == Status::Fail {
-        return Err(format!("{} failed on reference:\n{}", scenario.id, probe.report.failure_text()).into());
+        return Err(format!(
+            "{} failed on reference:\n{}",
+            scenario.id,
+            probe.report.failure_text()
+        )
+        .into());
     }
     insta::with_settings!({
         snapshot_path => Path::new(env!("CARGO_MANIFEST_DIR")).join("../snapshots/reference"),
@@ -31,10 +38,17 @@ fn run(path: &Path) -> datatest_stable::Result<()> {
 
     // The same session under other transport splits must not change a byte of the trace.
     if scenario.argv.is_none() && scenario.splits.is_empty() && !scenario.turns.is_empty() {
-        scenario.splits = ["whole", "every-byte", "random:99"].map(String::from).to_vec();
+        scenario.splits = ["whole", "every-byte", "random:99"]
+            .map(String::from)
+            .to_vec();
         let split = runtime.block_on(probes::probe(&scenario, &target, None));
         if split.report.status == Status::Fail {
-            return Err(format!("{} changed under split transports:\n{}", scenario.id, split.report.failure_text()).into());
+            return Err(format!(
+                "{} changed under split transports:\n{}",
+                scenario.id,
+                split.report.failure_text()
+            )
+            .into());
         }
         assert_eq!(scenario.splits()?.len(), 3, "{}", Split::EveryByte);
     }

@@ -22,8 +22,17 @@ pub fn header_value(name: &str, value: &str) -> String {
 mod tests {
     #[test]
     fn credentials_are_redacted_case_insensitively() {
-        assert_eq!(super::header_value("X-Api-Key", "sk-ant-secret"), "[redacted]");
-        assert_eq!(super::header_value("Authorization", "Bearer t"), "[redacted]");
-        assert_eq!(super::header_value("anthropic-version", "2023-06-01"), "2023-06-01");
+        assert_eq!(
+            super::header_value("X-Api-Key", "sk-ant-secret"),
+            "[redacted]"
+        );
+        assert_eq!(
+            super::header_value("Authorization", "Bearer t"),
+            "[redacted]"
+        );
+        assert_eq!(
+            super::header_value("anthropic-version", "2023-06-01"),
+            "2023-06-01"
+        );
     }
 }

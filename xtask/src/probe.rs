@@ -36,7 +36,8 @@ pub struct ProbeArgs {
 
 pub fn run(args: ProbeArgs) -> Result<bool> {
     let root = workspace_root();
-    let mut scenarios = probes::load_dir(&root.join("scenarios")).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut scenarios =
+        probes::load_dir(&root.join("scenarios")).map_err(|e| anyhow::anyhow!("{e}"))?;
     if let Some(filter) = &args.filter {
         scenarios.retain(|s| s.id.contains(filter.as_str()));
     }
@@ -49,14 +50,35 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
     if scenarios.is_empty() {
         bail!("no scenario matches");
     }
-    let specs = if args.targets.is_empty() { vec!["reference".to_owned()] } else { args.targets.clone() };
-    let targets: Vec<Target> = specs.iter().map(|s| resolve(s, &root)).collect::<Result<_>>()?;
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let specs = if args.targets.is_empty() {
+        vec!["reference".to_owned()]
+    } else {
+        args.targets.clone()
+    };
+    let targets: Vec<Target> = specs
+        .iter()
+        .map(|s| resolve(s, &root))
+        .collect::<Result<_>>()?;
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
     let started = Instant::now();
     let total = scenarios.len() * targets.len();
-    eprintln!("running {} scenarios on {} ({total} runs, {jobs} at once)", scenarios.len(), names(&targets));
-    let results = runtime.block_on(run_all(&root, scenarios, targets.clone(), jobs, args.accept));
+    eprintln!(
+        "running {} scenarios on {} ({total} runs, {jobs} at once)",
+        scenarios.len(),
+        names(&targets)
+    );
+    let results = runtime.block_on(run_all(
+        &root,
+        scenarios,
+        targets.clone(),
+        jobs,
+        args.accept,
+    ));
 
     let reports: Vec<&Report> = results.iter().map(|(r, _)| r).collect();
     print_summary(&reports, &targets, started.elapsed().as_secs_f64());
@@ -64,13 +86,20 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
         print_comparison(&results, &targets);
     }
     if let Some(path) = &args.report {
-        std::fs::write(path, serde_json::to_vec_pretty(&reports)?).with_context(|| format!("cannot write {}", path.display()))?;
+        std::fs::write(path, serde_json::to_vec_pretty(&reports)?)
+            .with_context(|| format!("cannot write {}", path.display()))?;
         eprintln!("report written to {}", path.display());
     }
     Ok(reports.iter().all(|r| r.status != Status::Fail))
 }
 
-async fn run_all(root: &Path, scenarios: Vec<Scenario>, targets: Vec<Target>, jobs: usize, accept: bool) -> Vec<(Report, String)> {
+async fn run_all(
+    root: &Path,
+    scenarios: Vec<Scenario>,
+    targets: Vec<Target>,
+    jobs: usize,
+    accept: bool,
+) -> Vec<(Report, String)> {
     let gate = Arc::new(tokio::sync::Semaphore::new(jobs.max(1)));
     let records = root.join("target/probes");
     let snapshots = root.join("snapshots");
@@ -79,15 +108,30 @@ async fn run_all(root: &Path, scenarios: Vec<Scenario>, targets: Vec<Target>, jo
     let total = scenarios.len() * targets.len();
     for i in 0..scenarios.len() {
         for target in &targets {
-            let (gate, scenarios, target, records, snapshots) =
-                (gate.clone(), scenarios.clone(), target.clone(), records.clone(), snapshots.clone());
+            let (gate, scenarios, target, records, snapshots) = (
+                gate.clone(),
+                scenarios.clone(),
+                target.clone(),
+                records.clone(),
+                snapshots.clone(),
+            );
             set.spawn(async move {
                 let _slot = gate.acquire().await.expect("the semaphore is never closed");
                 let scenario = &scenarios[i];
                 let mut probe = probes::probe(scenario, &target, Some(&records)).await;
                 if probe.report.status != Status::Skip {
-                    probe.report.checks.push(snapshot_check(&snapshots, &target, scenario, &probe.trace, accept));
-                    probe.report.status = if probe.report.checks.iter().all(|c| c.ok) { Status::Pass } else { Status::Fail };
+                    probe.report.checks.push(snapshot_check(
+                        &snapshots,
+                        &target,
+                        scenario,
+                        &probe.trace,
+                        accept,
+                    ));
+                    probe.report.status = if probe.report.checks.iter().all(|c| c.ok) {
+                        Status::Pass
+                    } else {
+                        Status::Fail
+                    };
                 }
                 (probe.report, probe.trace)
             });
@@ -103,17 +147,46 @@ async fn run_all(root: &Path, scenarios: Vec<Scenario>, targets: Vec<Target>, jo
     done
 }
 
-fn snapshot_check(dir: &Path, target: &Target, scenario: &Scenario, trace: &str, accept: bool) -> CheckOutcome {
+fn snapshot_check(
+    dir: &Path,
+    target: &Target,
+    scenario: &Scenario,
+    trace: &str,
+    accept: bool,
+) -> CheckOutcome {
     let path = snapshot::path(dir, &target.dir_name(), &scenario.id);
     let (ok, detail) = match snapshot::compare(&path, &scenario.id, trace, accept) {
         Ok(Verdict::Same) => (true, String::new()),
         Ok(Verdict::New(p)) if accept => (true, format!("new snapshot written: {}", p.display())),
-        Ok(Verdict::New(p)) => (false, format!("no snapshot yet; review {} (cargo insta review, or --accept)", p.display())),
-        Ok(Verdict::Changed(_, p)) if accept => (true, format!("snapshot updated: {}", p.display())),
-        Ok(Verdict::Changed(diff, p)) => (false, format!("trace differs from {}:\n{diff}new trace: {}", path.display(), p.display())),
-        Err(e) => (false, format!("cannot compare with {}: {e}", path.display())),
+        Ok(Verdict::New(p)) => (
+            false,
+            format!(
+                "no snapshot yet; review {} (cargo insta review, or --accept)",
+                p.display()
+            ),
+        ),
+        Ok(Verdict::Changed(_, p)) if accept => {
+            (true, format!("snapshot updated: {}", p.display()))
+        }
+        Ok(Verdict::Changed(diff, p)) => (
+            false,
+            format!(
+                "trace differs from {}:\n{diff}new trace: {}",
+                path.display(),
+                p.display()
+            ),
+        ),
+        Err(e) => (
+            false,
+            format!("cannot compare with {}: {e}", path.display()),
+        ),
     };
-    CheckOutcome { name: "trace matches snapshot".into(), ok, detail, expected_difference: None }
+    CheckOutcome {
+        name: "trace matches snapshot".into(),
+        ok,
+        detail,
+        expected_difference: None,
+    }
 }
 
 fn print_line(report: &Report, n: usize, total: usize) {
@@ -124,25 +197,50 @@ fn print_line(report: &Report, n: usize, total: usize) {
     };
     let diffs = match report.expected_differences() {
         0 => String::new(),
-        n => format!("  ({n} expected difference{})", if n == 1 { "" } else { "s" }),
+        n => format!(
+            "  ({n} expected difference{})",
+            if n == 1 { "" } else { "s" }
+        ),
     };
-    println!("[{n:>3}/{total}] {status} {:<34} {:<16} {:>6.1}s{diffs}", report.id, report.target, report.duration_ms as f64 / 1000.0);
+    println!(
+        "[{n:>3}/{total}] {status} {:<34} {:<16} {:>6.1}s{diffs}",
+        report.id,
+        report.target,
+        report.duration_ms as f64 / 1000.0
+    );
     if report.status == Status::Fail {
         print!("{}", report.failure_text());
     }
 }
 
 fn print_summary(reports: &[&Report], targets: &[Target], secs: f64) {
-    println!("\n{:<18} {:>5} {:>5} {:>5} {:>10}", "target", "pass", "fail", "skip", "expected≠");
+    println!(
+        "\n{:<18} {:>5} {:>5} {:>5} {:>10}",
+        "target", "pass", "fail", "skip", "expected≠"
+    );
     for target in targets {
         let mine: Vec<_> = reports.iter().filter(|r| r.target == target.name).collect();
         let count = |s: Status| mine.iter().filter(|r| r.status == s).count();
         let diffs: usize = mine.iter().map(|r| r.expected_differences()).sum();
-        println!("{:<18} {:>5} {:>5} {:>5} {:>10}", target.name, count(Status::Pass), count(Status::Fail), count(Status::Skip), diffs);
+        println!(
+            "{:<18} {:>5} {:>5} {:>5} {:>10}",
+            target.name,
+            count(Status::Pass),
+            count(Status::Fail),
+            count(Status::Skip),
+            diffs
+        );
     }
     for r in reports.iter().filter(|r| r.expected_differences() > 0) {
-        for c in r.checks.iter().filter_map(|c| c.expected_difference.as_ref().map(|why| (&c.name, why))) {
-            println!("  expected difference: {} [{}] {}: {}", r.id, r.target, c.0, c.1);
+        for c in r
+            .checks
+            .iter()
+            .filter_map(|c| c.expected_difference.as_ref().map(|why| (&c.name, why)))
+        {
+            println!(
+                "  expected difference: {} [{}] {}: {}",
+                r.id, r.target, c.0, c.1
+            );
         }
     }
     println!("finished in {secs:.1}s");
@@ -155,14 +253,26 @@ fn print_comparison(results: &[(Report, String)], targets: &[Target]) {
     ids.dedup();
     for id in ids {
         for pair in targets.windows(2) {
-            let trace = |t: &Target| results.iter().find(|(r, _)| &r.id == id && r.target == t.name && r.status != Status::Skip).map(|(_, tr)| tr);
-            let (Some(a), Some(b)) = (trace(&pair[0]), trace(&pair[1])) else { continue };
+            let trace = |t: &Target| {
+                results
+                    .iter()
+                    .find(|(r, _)| &r.id == id && r.target == t.name && r.status != Status::Skip)
+                    .map(|(_, tr)| tr)
+            };
+            let (Some(a), Some(b)) = (trace(&pair[0]), trace(&pair[1])) else {
+                continue;
+            };
             if a == b {
                 println!("  {id}: {} = {}", pair[0].name, pair[1].name);
             } else {
                 let diff = probes::check::text_diff(a, b);
                 let lines: Vec<&str> = diff.lines().collect();
-                println!("  {id}: {} ≠ {} ({} diff lines)", pair[0].name, pair[1].name, lines.len());
+                println!(
+                    "  {id}: {} ≠ {} ({} diff lines)",
+                    pair[0].name,
+                    pair[1].name,
+                    lines.len()
+                );
                 for line in lines.iter().take(40) {
                     println!("    {line}");
                 }
@@ -172,7 +282,11 @@ fn print_comparison(results: &[(Report, String)], targets: &[Target]) {
 }
 
 fn names(targets: &[Target]) -> String {
-    targets.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ")
+    targets
+        .iter()
+        .map(|t| t.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn resolve(spec: &str, root: &Path) -> Result<Target> {
@@ -186,17 +300,29 @@ fn resolve(spec: &str, root: &Path) -> Result<Target> {
 fn build_reference(root: &Path) -> Result<PathBuf> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let status = Command::new(cargo)
-        .args(["build", "--quiet", "-p", "claude-reference", "--bin", "claude-reference"])
+        .args([
+            "build",
+            "--quiet",
+            "-p",
+            "claude-reference",
+            "--bin",
+            "claude-reference",
+        ])
         .current_dir(root)
         .status()
         .context("cannot run cargo build")?;
     if !status.success() {
         bail!("building claude-reference failed");
     }
-    let target_dir = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
+    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"));
     Ok(target_dir.join("debug/claude-reference"))
 }
 
 fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask sits in the workspace root").to_owned()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask sits in the workspace root")
+        .to_owned()
 }

@@ -31,16 +31,26 @@ impl Output {
         match self.format {
             Format::StreamJson | Format::Json => print_line(&result.to_string()),
             Format::Text => {
-                let text = result["result"].as_str().map(str::to_owned).unwrap_or_else(|| {
-                    let turns = result["num_turns"].as_u64().unwrap_or(0).saturating_sub(1);
-                    format!("Error: Reached max turns ({turns})")
-                });
+                let text = result["result"]
+                    .as_str()
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| {
+                        let turns = result["num_turns"].as_u64().unwrap_or(0).saturating_sub(1);
+                        format!("Error: Reached max turns ({turns})")
+                    });
                 print_line(&text);
             }
         }
     }
 
-    pub fn init(&self, cwd: &str, tools: &[&str], model: &str, permission_mode: &str, memory_dir: &str) -> Value {
+    pub fn init(
+        &self,
+        cwd: &str,
+        tools: &[&str],
+        model: &str,
+        permission_mode: &str,
+        memory_dir: &str,
+    ) -> Value {
         json!({
             "type": "system", "subtype": "init", "cwd": cwd, "session_id": self.session_id,
             "tools": tools, "mcp_servers": [], "model": model, "permissionMode": permission_mode,
@@ -112,7 +122,9 @@ pub fn uuid() -> String {
 
 /// ISO 8601 UTC with milliseconds, computed without a date library.
 pub fn timestamp() -> String {
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
     let secs = now.as_secs();
     let (days, rem) = (secs / 86_400, secs % 86_400);
     // Civil-from-days (Howard Hinnant's algorithm).

@@ -2,7 +2,8 @@
 
 use serde_json::{json, Value};
 
-const IDENTITY: &str = "You are the reference agent of a conformance harness for coding-agent command-line tools.";
+const IDENTITY: &str =
+    "You are the reference agent of a conformance harness for coding-agent command-line tools.";
 
 const GUIDANCE: &str = "\
 Work in the user's project through the tools you are given. Read a file before you change it; \

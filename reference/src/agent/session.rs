@@ -32,8 +32,15 @@ pub struct Config {
 /// Runs the session and returns the process exit status.
 pub async fn run(config: Config) -> i32 {
     let started = Instant::now();
-    let out = Output { format: config.format, session_id: config.session_id.clone() };
-    let client = Client::new(config.base_url.clone(), config.api_key.clone(), config.session_id.clone());
+    let out = Output {
+        format: config.format,
+        session_id: config.session_id.clone(),
+    };
+    let client = Client::new(
+        config.base_url.clone(),
+        config.api_key.clone(),
+        config.session_id.clone(),
+    );
     let catalog: Vec<&'static dyn Tool> = tools::builtin();
     let mut ctx = ToolContext {
         cwd: config.cwd.clone(),
@@ -44,11 +51,21 @@ pub async fn run(config: Config) -> i32 {
         shell_cwd: config.cwd.clone(),
     };
     let cwd = config.cwd.display().to_string();
-    let memory_dir = format!("{}/memory/", tools::persist_project_dir(&config.home, &config.cwd).display());
+    let memory_dir = format!(
+        "{}/memory/",
+        tools::persist_project_dir(&config.home, &config.cwd).display()
+    );
     let names: Vec<&str> = catalog.iter().map(|t| t.name()).collect();
-    out.event(&out.init(&cwd, &names, &config.model, config.mode.as_str(), &memory_dir));
+    out.event(&out.init(
+        &cwd,
+        &names,
+        &config.model,
+        config.mode.as_str(),
+        &memory_dir,
+    ));
 
-    let mut messages = vec![json!({"role": "user", "content": [{"type": "text", "text": config.prompt}]})];
+    let mut messages =
+        vec![json!({"role": "user", "content": [{"type": "text", "text": config.prompt}]})];
     let mut usage = Usage::default();
     let mut api_ms = 0;
     let mut turns = 0;
@@ -72,18 +89,31 @@ pub async fn run(config: Config) -> i32 {
         messages.push(answer.message.as_history());
         let tool_uses: Vec<Value> = answer.message.tool_uses().cloned().collect();
         if tool_uses.is_empty() {
-            let result = result_event(&out, &config, ResultFields {
-                subtype: "success", is_error: false, terminal_reason: "completed",
-                stop_reason: answer.message.stop_reason.clone(), text: Some(answer.message.text()),
-                turns, usage, api_ms, started, denials, errors: None,
-            });
+            let result = result_event(
+                &out,
+                &config,
+                ResultFields {
+                    subtype: "success",
+                    is_error: false,
+                    terminal_reason: "completed",
+                    stop_reason: answer.message.stop_reason.clone(),
+                    text: Some(answer.message.text()),
+                    turns,
+                    usage,
+                    api_ms,
+                    started,
+                    denials,
+                    errors: None,
+                },
+            );
             out.finish(&result);
             return 0;
         }
         let mut blocks = Vec::new();
         for tool_use in &tool_uses {
             // The pipeline blocks on files and processes; let the runtime know.
-            let result = tokio::task::block_in_place(|| tools::run_tool(&catalog, tool_use, &mut ctx));
+            let result =
+                tokio::task::block_in_place(|| tools::run_tool(&catalog, tool_use, &mut ctx));
             if let Some(message) = &result.denied {
                 let name = tool_use["name"].as_str().unwrap_or_default();
                 out.event(&out.permission_denied(name, &result.tool_use_id, message));
@@ -94,11 +124,26 @@ pub async fn run(config: Config) -> i32 {
         }
         messages.push(json!({"role": "user", "content": blocks}));
         if config.max_turns.is_some_and(|max| turns + 1 > max) {
-            let result = result_event(&out, &config, ResultFields {
-                subtype: "error_max_turns", is_error: true, terminal_reason: "max_turns",
-                stop_reason: answer.message.stop_reason.clone(), text: None, turns: turns + 1, usage, api_ms, started, denials,
-                errors: Some(format!("Reached maximum number of turns ({})", config.max_turns.unwrap_or_default())),
-            });
+            let result = result_event(
+                &out,
+                &config,
+                ResultFields {
+                    subtype: "error_max_turns",
+                    is_error: true,
+                    terminal_reason: "max_turns",
+                    stop_reason: answer.message.stop_reason.clone(),
+                    text: None,
+                    turns: turns + 1,
+                    usage,
+                    api_ms,
+                    started,
+                    denials,
+                    errors: Some(format!(
+                        "Reached maximum number of turns ({})",
+                        config.max_turns.unwrap_or_default()
+                    )),
+                },
+            );
             out.finish(&result);
             return 1;
         }
@@ -109,7 +154,11 @@ pub async fn run(config: Config) -> i32 {
 fn request_body(config: &Config, catalog: &[&dyn Tool], messages: &[Value]) -> Value {
     let mut messages = messages.to_vec();
     // One cache breakpoint on the last block of the last message, as the real binary places it.
-    if let Some(last) = messages.last_mut().and_then(|m| m["content"].as_array_mut()).and_then(|c| c.last_mut()) {
+    if let Some(last) = messages
+        .last_mut()
+        .and_then(|m| m["content"].as_array_mut())
+        .and_then(|c| c.last_mut())
+    {
         last["cache_control"] = json!({"type": "ephemeral"});
     }
     json!({
@@ -165,7 +214,13 @@ fn result_event(out: &Output, config: &Config, f: ResultFields) -> Value {
 
 /// The API failed for good: a synthetic assistant message, then a result that is a `success`
 /// subtype with `is_error` set, exit 1 (as the real binary ends such runs).
-fn api_failure(out: &Output, client: &Client, error: &ApiError, started: Instant, turns: u64) -> i32 {
+fn api_failure(
+    out: &Output,
+    client: &Client,
+    error: &ApiError,
+    started: Instant,
+    turns: u64,
+) -> i32 {
     let text = error.user_text(&client.gateway());
     out.event(&out.api_error_message(error, &text));
     let result = json!({

@@ -38,7 +38,8 @@ pub enum Step {
 
 impl Assembler {
     pub fn event(&mut self, name: &str, data: &str) -> Result<Step, ApiError> {
-        let v: Value = serde_json::from_str(data).map_err(|e| ApiError::Protocol(format!("bad {name} event: {e}")))?;
+        let v: Value = serde_json::from_str(data)
+            .map_err(|e| ApiError::Protocol(format!("bad {name} event: {e}")))?;
         match v["type"].as_str().unwrap_or(name) {
             "message_start" => {
                 let m = &v["message"];
@@ -59,29 +60,39 @@ impl Assembler {
             "content_block_delta" => {
                 let index = v["index"].as_u64().unwrap_or(0) as usize;
                 let Some(Some((block, json))) = self.open.get_mut(index) else {
-                    return Err(ApiError::Protocol(format!("delta for unopened block {index}")));
+                    return Err(ApiError::Protocol(format!(
+                        "delta for unopened block {index}"
+                    )));
                 };
                 let delta = &v["delta"];
                 match delta["type"].as_str() {
                     Some("text_delta") => {
-                        let text = block["text"].as_str().unwrap_or_default().to_owned() + delta["text"].as_str().unwrap_or_default();
+                        let text = block["text"].as_str().unwrap_or_default().to_owned()
+                            + delta["text"].as_str().unwrap_or_default();
                         block["text"] = Value::String(text);
                     }
-                    Some("input_json_delta") => json.push_str(delta["partial_json"].as_str().unwrap_or_default()),
+                    Some("input_json_delta") => {
+                        json.push_str(delta["partial_json"].as_str().unwrap_or_default())
+                    }
                     _ => {}
                 }
                 Ok(Step::Nothing)
             }
             "content_block_stop" => {
                 let index = v["index"].as_u64().unwrap_or(0) as usize;
-                let Some((mut block, json)) = self.open.get_mut(index).and_then(Option::take) else {
-                    return Err(ApiError::Protocol(format!("stop for unopened block {index}")));
+                let Some((mut block, json)) = self.open.get_mut(index).and_then(Option::take)
+                else {
+                    return Err(ApiError::Protocol(format!(
+                        "stop for unopened block {index}"
+                    )));
                 };
                 if block["type"] == "tool_use" {
                     let input = if json.trim().is_empty() {
                         Value::Object(Map::new())
                     } else {
-                        serde_json::from_str(&json).map_err(|e| ApiError::Protocol(format!("tool input is not JSON: {e}")))?
+                        serde_json::from_str(&json).map_err(|e| {
+                            ApiError::Protocol(format!("tool input is not JSON: {e}"))
+                        })?
                     };
                     block["input"] = input;
                 }
@@ -138,6 +149,27 @@ impl Message {
     }
 
     pub fn text(&self) -> String {
-        self.content.iter().filter_map(|b| b["text"].as_str()).collect::<Vec<_>>().join("")
+        self.content
+            .iter()
+            .filter_map(|b| b["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("")
     }
+}
+
+/// A whole SSE body, delivered in `chunks`, as the finished message: what the client does with a
+/// stream, without the socket (for tests and benchmarks).
+pub fn assemble_chunks(chunks: &[&[u8]]) -> Result<Message, ApiError> {
+    let mut decoder = super::sse::SseDecoder::new();
+    let mut assembler = Assembler::default();
+    let mut frames = Vec::new();
+    for chunk in chunks {
+        decoder.push(chunk, &mut frames);
+        for frame in frames.drain(..) {
+            if let Step::Done = assembler.event(&frame.event, &frame.data)? {
+                return Ok(assembler.message);
+            }
+        }
+    }
+    Err(ApiError::StreamCut)
 }

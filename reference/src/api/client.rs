@@ -41,7 +41,9 @@ impl Client {
             .and_then(|v| v.parse().ok())
             .unwrap_or(limits::API_MAX_RETRIES_DEFAULT.get() as u32);
         Client {
-            http: reqwest::Client::builder().build().expect("a client with default settings builds"),
+            http: reqwest::Client::builder()
+                .build()
+                .expect("a client with default settings builds"),
             base_url: base_url.trim_end_matches('/').to_owned(),
             api_key,
             max_retries,
@@ -73,12 +75,21 @@ impl Client {
             };
             match outcome {
                 Ok((message, request_id)) => {
-                    return Ok(Answer { message, request_id, api_ms: started.elapsed().as_millis() as u64 });
+                    return Ok(Answer {
+                        message,
+                        request_id,
+                        api_ms: started.elapsed().as_millis() as u64,
+                    });
                 }
                 Err(error) if error.retryable() && attempt < self.max_retries => {
                     attempt += 1;
                     let delay_ms = retry_delay_ms(attempt, &error);
-                    on_retry(&Retry { attempt, max_retries: self.max_retries, delay_ms, error });
+                    on_retry(&Retry {
+                        attempt,
+                        max_retries: self.max_retries,
+                        delay_ms,
+                        error,
+                    });
                     tokio::time::sleep(Duration::from_millis(delay_ms)).await;
                 }
                 Err(error) => return Err(error),
@@ -92,7 +103,14 @@ impl Client {
             .post(format!("{}/v1/messages", self.base_url))
             .header("anthropic-version", "2023-06-01")
             .header("content-type", "application/json")
-            .header("user-agent", concat!("claude-reference/", env!("CARGO_PKG_VERSION"), " (conformance)"))
+            .header(
+                "user-agent",
+                concat!(
+                    "claude-reference/",
+                    env!("CARGO_PKG_VERSION"),
+                    " (conformance)"
+                ),
+            )
             .header("x-app", "cli")
             .header("x-claude-code-session-id", &self.session_id)
             .json(body);
@@ -107,7 +125,11 @@ impl Client {
         body: &Value,
         on_block: &mut impl FnMut(&Message, usize, Option<&str>),
     ) -> Result<(Message, Option<String>), ApiError> {
-        let response = self.post(body).send().await.map_err(|e| ApiError::Network(e.to_string()))?;
+        let response = self
+            .post(body)
+            .send()
+            .await
+            .map_err(|e| ApiError::Network(e.to_string()))?;
         let response = check_status(response).await?;
         let request_id = header(&response, "request-id");
         let mut bytes = response.bytes_stream();
@@ -115,11 +137,15 @@ impl Client {
         let mut assembler = Assembler::default();
         let mut frames = Vec::new();
         while let Some(chunk) = bytes.next().await {
-            let Ok(chunk) = chunk else { return Err(ApiError::StreamCut) };
+            let Ok(chunk) = chunk else {
+                return Err(ApiError::StreamCut);
+            };
             decoder.push(&chunk, &mut frames);
             for frame in frames.drain(..) {
                 match assembler.event(&frame.event, &frame.data)? {
-                    Step::Block(index) => on_block(&assembler.message, index, request_id.as_deref()),
+                    Step::Block(index) => {
+                        on_block(&assembler.message, index, request_id.as_deref())
+                    }
                     Step::Done => return Ok((assembler.message, request_id)),
                     Step::Nothing => {}
                 }
@@ -131,16 +157,27 @@ impl Client {
     async fn whole(&self, body: &Value) -> Result<(Message, Option<String>), ApiError> {
         let mut body = body.clone();
         body["stream"] = Value::Bool(false);
-        let response = self.post(&body).send().await.map_err(|e| ApiError::Network(e.to_string()))?;
+        let response = self
+            .post(&body)
+            .send()
+            .await
+            .map_err(|e| ApiError::Network(e.to_string()))?;
         let response = check_status(response).await?;
         let request_id = header(&response, "request-id");
-        let json: Value = response.json().await.map_err(|e| ApiError::Protocol(e.to_string()))?;
+        let json: Value = response
+            .json()
+            .await
+            .map_err(|e| ApiError::Protocol(e.to_string()))?;
         Ok((Assembler::from_json(&json), request_id))
     }
 }
 
 fn header(response: &reqwest::Response, name: &str) -> Option<String> {
-    response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_owned)
+    response
+        .headers()
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
 }
 
 async fn check_status(response: reqwest::Response) -> Result<reqwest::Response, ApiError> {
@@ -148,7 +185,9 @@ async fn check_status(response: reqwest::Response) -> Result<reqwest::Response, 
     if status == 200 {
         return Ok(response);
     }
-    let retry_after_ms = header(&response, "retry-after").and_then(|s| s.parse::<u64>().ok()).map(|s| s * 1000);
+    let retry_after_ms = header(&response, "retry-after")
+        .and_then(|s| s.parse::<u64>().ok())
+        .map(|s| s * 1000);
     let body: Value = response.json().await.unwrap_or(Value::Null);
     Err(ApiError::from_body(status, &body, retry_after_ms))
 }
@@ -156,13 +195,23 @@ async fn check_status(response: reqwest::Response) -> Result<reqwest::Response, 
 /// `retry-after` when the server gives one; else the base delay doubled per attempt up to the cap,
 /// plus up to a quarter of jitter.
 fn retry_delay_ms(attempt: u32, error: &ApiError) -> u64 {
-    if let ApiError::Http { retry_after_ms: Some(ms), .. } = error {
+    if let ApiError::Http {
+        retry_after_ms: Some(ms),
+        ..
+    } = error
+    {
         return *ms;
     }
-    let base = limits::API_RETRY_BASE_DELAY.get().saturating_mul(1 << (attempt - 1).min(16));
+    let base = limits::API_RETRY_BASE_DELAY
+        .get()
+        .saturating_mul(1 << (attempt - 1).min(16));
     let capped = base.min(limits::API_RETRY_MAX_DELAY.get());
     let jitter_max = capped * limits::API_RETRY_JITTER.get() / 100;
-    let jitter = if jitter_max == 0 { 0 } else { u64::from(uuid::Uuid::new_v4().as_u128() as u32) % jitter_max };
+    let jitter = if jitter_max == 0 {
+        0
+    } else {
+        u64::from(uuid::Uuid::new_v4().as_u128() as u32) % jitter_max
+    };
     capped + jitter
 }
 
@@ -172,14 +221,24 @@ mod tests {
 
     #[test]
     fn backoff_doubles_to_the_cap_and_honours_retry_after() {
-        let e = ApiError::Http { status: 529, kind: "overloaded_error".into(), message: String::new(), retry_after_ms: None };
+        let e = ApiError::Http {
+            status: 529,
+            kind: "overloaded_error".into(),
+            message: String::new(),
+            retry_after_ms: None,
+        };
         let first = retry_delay_ms(1, &e);
         assert!((500..=625).contains(&first), "{first}");
         let third = retry_delay_ms(3, &e);
         assert!((2000..=2500).contains(&third), "{third}");
         let late = retry_delay_ms(12, &e);
         assert!((32_000..=40_000).contains(&late), "{late}");
-        let ra = ApiError::Http { status: 429, kind: String::new(), message: String::new(), retry_after_ms: Some(2000) };
+        let ra = ApiError::Http {
+            status: 429,
+            kind: String::new(),
+            message: String::new(),
+            retry_after_ms: Some(2000),
+        };
         assert_eq!(retry_delay_ms(1, &ra), 2000);
     }
 }

@@ -6,7 +6,12 @@ use serde_json::Value;
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum ApiError {
     #[error("HTTP {status} {kind}: {message}")]
-    Http { status: u16, kind: String, message: String, retry_after_ms: Option<u64> },
+    Http {
+        status: u16,
+        kind: String,
+        message: String,
+        retry_after_ms: Option<u64>,
+    },
     #[error("protocol error: {0}")]
     Protocol(String),
     #[error("connection error: {0}")]
@@ -20,7 +25,10 @@ impl ApiError {
     pub fn from_body(status: u16, body: &Value, retry_after_ms: Option<u64>) -> Self {
         ApiError::Http {
             status,
-            kind: body["error"]["type"].as_str().unwrap_or("api_error").to_owned(),
+            kind: body["error"]["type"]
+                .as_str()
+                .unwrap_or("api_error")
+                .to_owned(),
             message: body["error"]["message"].as_str().unwrap_or("").to_owned(),
             retry_after_ms,
         }
@@ -36,7 +44,9 @@ impl ApiError {
     /// 401, 408, 409, 429 and every 5xx are retried; other 4xx are final.
     pub fn retryable(&self) -> bool {
         match self {
-            ApiError::Http { status, .. } => matches!(status, 401 | 408 | 409 | 429) || *status >= 500,
+            ApiError::Http { status, .. } => {
+                matches!(status, 401 | 408 | 409 | 429) || *status >= 500
+            }
             ApiError::Network(_) => true,
             ApiError::Protocol(_) | ApiError::StreamCut => false,
         }
@@ -70,15 +80,26 @@ impl ApiError {
     /// The text the CLI prints as the run's result; `gateway` is the base URL's host:port.
     pub fn user_text(&self, gateway: &str) -> String {
         match self {
-            ApiError::Http { status: 429, .. } => "API Error: Request rejected (429) · Rate limited".to_owned(),
-            ApiError::Http { status: status @ (500 | 529), .. } => {
-                let what = if *status == 529 { "Overloaded" } else { "Internal server error" };
+            ApiError::Http { status: 429, .. } => {
+                "API Error: Request rejected (429) · Rate limited".to_owned()
+            }
+            ApiError::Http {
+                status: status @ (500 | 529),
+                ..
+            } => {
+                let what = if *status == 529 {
+                    "Overloaded"
+                } else {
+                    "Internal server error"
+                };
                 format!(
                     "API Error: {status} {what}. This is a server-side issue, usually temporary — try again in a moment. \
                      If it persists, check your inference gateway ({gateway})."
                 )
             }
-            ApiError::Http { status, message, .. } => format!("API Error: {status} {message}"),
+            ApiError::Http {
+                status, message, ..
+            } => format!("API Error: {status} {message}"),
             other => format!("API Error: {other}"),
         }
     }

@@ -97,10 +97,18 @@ mod tests {
 
     #[test]
     fn splits_anywhere_including_crlf_and_utf8() {
-        let body = "event: a\r\ndata: {\"t\":\"é\"}\r\n\r\n: comment\nevent: b\ndata: 1\ndata: 2\n\n".as_bytes();
+        let body =
+            "event: a\r\ndata: {\"t\":\"é\"}\r\n\r\n: comment\nevent: b\ndata: 1\ndata: 2\n\n"
+                .as_bytes();
         let whole = decode(&[body]);
         assert_eq!(whole.len(), 2);
-        assert_eq!(whole[0], SseFrame { event: "a".into(), data: "{\"t\":\"é\"}".into() });
+        assert_eq!(
+            whole[0],
+            SseFrame {
+                event: "a".into(),
+                data: "{\"t\":\"é\"}".into()
+            }
+        );
         assert_eq!(whole[1].data, "1\n2");
         let bytes: Vec<&[u8]> = body.chunks(1).collect();
         assert_eq!(decode(&bytes), whole);

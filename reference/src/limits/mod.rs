@@ -97,12 +97,19 @@ impl std::fmt::Display for Source {
 /// The whole table, one line per entry, sorted by name: what `claude-reference --limits` prints
 /// and what the `core.limits-table` snapshot locks.
 pub fn render() -> String {
-    let mut all: Vec<&Limit> = ALL_SEED.iter().chain(ALL_REAL_BINARY.iter()).copied().collect();
+    let mut all: Vec<&Limit> = ALL_SEED
+        .iter()
+        .chain(ALL_REAL_BINARY.iter())
+        .copied()
+        .collect();
     all.sort_by_key(|l| l.name);
     let mut out = String::new();
     for l in all {
         let approx = if l.approx { "~" } else { "" };
-        out.push_str(&format!("{} = {approx}{} {:?} [{:?}] ({}) {}\n", l.name, l.value, l.unit, l.kind, l.source, l.what));
+        out.push_str(&format!(
+            "{} = {approx}{} {:?} [{:?}] ({}) {}\n",
+            l.name, l.value, l.unit, l.kind, l.source, l.what
+        ));
     }
     out
 }
@@ -123,7 +130,13 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), n, "duplicate limit names");
         for name in names {
-            assert!(name.contains('.') && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "._".contains(c)), "{name}");
+            assert!(
+                name.contains('.')
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "._".contains(c)),
+                "{name}"
+            );
         }
     }
 
@@ -136,9 +149,18 @@ mod tests {
         }
         for l in all() {
             if let Source::Seed { file, line } = l.source {
-                let text = std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
-                let at = text.lines().nth(line as usize - 1).unwrap_or_else(|| panic!("{}: {file} has no line {line}", l.name));
-                assert!(at.chars().any(|c| c.is_ascii_digit() || "一二三四五六七八九十百千万".contains(c)), "{}: {file}:{line} states no number: {at}", l.name);
+                let text = std::fs::read_to_string(dir.join(file))
+                    .unwrap_or_else(|e| panic!("{file}: {e}"));
+                let at = text
+                    .lines()
+                    .nth(line as usize - 1)
+                    .unwrap_or_else(|| panic!("{}: {file} has no line {line}", l.name));
+                assert!(
+                    at.chars()
+                        .any(|c| c.is_ascii_digit() || "一二三四五六七八九十百千万".contains(c)),
+                    "{}: {file}:{line} states no number: {at}",
+                    l.name
+                );
             }
         }
     }

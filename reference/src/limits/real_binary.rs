@@ -19,7 +19,9 @@ pub const API_RETRY_BASE_DELAY: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::RealBinary { case: "529 forever: delays 574, 1018, 2477, 4273, 8011 ms" },
+    source: Source::RealBinary {
+        case: "529 forever: delays 574, 1018, 2477, 4273, 8011 ms",
+    },
     what: "First retry delay; doubled per attempt.",
 };
 
@@ -29,7 +31,9 @@ pub const API_RETRY_MAX_DELAY: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::RealBinary { case: "529 forever: delays level off at 32-40 s" },
+    source: Source::RealBinary {
+        case: "529 forever: delays level off at 32-40 s",
+    },
     what: "Cap of the doubled retry delay, before jitter.",
 };
 
@@ -49,7 +53,9 @@ pub const API_MAX_TOKENS: Limit = Limit {
     unit: Unit::Tokens,
     kind: Kind::Limit,
     approx: false,
-    source: Source::RealBinary { case: "every main-loop request body: max_tokens 32000" },
+    source: Source::RealBinary {
+        case: "every main-loop request body: max_tokens 32000",
+    },
     what: "max_tokens of a main-loop request.",
 };
 
@@ -91,7 +97,9 @@ pub const BASH_DEFAULT_TIMEOUT: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::RealBinary { case: "not yet recorded; the CLI documentation's two-minute default" },
+    source: Source::RealBinary {
+        case: "not yet recorded; the CLI documentation's two-minute default",
+    },
     what: "Bash command timeout when the input gives none.",
 };
 
@@ -101,6 +109,8 @@ pub const BASH_MAX_TIMEOUT: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::RealBinary { case: "not yet recorded; the CLI documentation's ten-minute maximum" },
+    source: Source::RealBinary {
+        case: "not yet recorded; the CLI documentation's ten-minute maximum",
+    },
     what: "Largest Bash timeout honoured.",
 };

@@ -88,7 +88,10 @@ pub const DESIGN_INPUT_OPERATION_NAME_MAX: Limit = Limit {
     unit: Unit::Chars,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "000_714d699df4e9513e.txt", line: 89 },
+    source: Source::Seed {
+        file: "000_714d699df4e9513e.txt",
+        line: 89,
+    },
     what: "Maximum length of the operation name (pattern ^[\\w.-]+$); the table writes 1-64 chars.",
 };
 
@@ -98,7 +101,10 @@ pub const DESIGN_INPUT_OPERATION_NAME_MIN: Limit = Limit {
     unit: Unit::Chars,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "000_714d699df4e9513e.txt", line: 264 },
+    source: Source::Seed {
+        file: "000_714d699df4e9513e.txt",
+        line: 264,
+    },
     what: "Minimum length of the operation name.",
 };
 
@@ -118,7 +124,10 @@ pub const DESIGN_INPUT_PLAN_TOKEN_MAX: Limit = Limit {
     unit: Unit::Bytes,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "000_714d699df4e9513e.txt", line: 89 },
+    source: Source::Seed {
+        file: "000_714d699df4e9513e.txt",
+        line: 89,
+    },
     what: "Separate cap on the plan_token argument (65536 here, 65,536 in the table).",
 };
 
@@ -148,7 +157,10 @@ pub const DESIGN_PLAN_PATH_MAX: Limit = Limit {
     unit: Unit::Chars,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "000_714d699df4e9513e.txt", line: 127 },
+    source: Source::Seed {
+        file: "000_714d699df4e9513e.txt",
+        line: 127,
+    },
     what: "A single plan path longer than 80 chars prevents registration / silent allow.",
 };
 
@@ -218,7 +230,10 @@ pub const DESIGN_TOOL_MAX_RESULT: Limit = Limit {
     unit: Unit::Chars,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "000_714d699df4e9513e.txt", line: 152 },
+    source: Source::Seed {
+        file: "000_714d699df4e9513e.txt",
+        line: 152,
+    },
     what: "Tool-framework maxResultSizeChars registered for the ClaudeDesign tool.",
 };
 
@@ -228,7 +243,10 @@ pub const PROJECTS_METHODS: Limit = Limit {
     unit: Unit::Count,
     kind: Kind::Fact,
     approx: false,
-    source: Source::Seed { file: "000_714d699df4e9513e.txt", line: 6 },
+    source: Source::Seed {
+        file: "000_714d699df4e9513e.txt",
+        line: 6,
+    },
     what: "Projects exposes exactly five fixed methods (info/read/search/write/delete).",
 };
 
@@ -238,7 +256,10 @@ pub const PROJECTS_SEARCH_DEFAULT_N: Limit = Limit {
     unit: Unit::Count,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "000_714d699df4e9513e.txt", line: 169 },
+    source: Source::Seed {
+        file: "000_714d699df4e9513e.txt",
+        line: 169,
+    },
     what: "Default number of RAG hits requested by project_search when n is omitted.",
 };
 
@@ -248,7 +269,10 @@ pub const PROJECTS_SEARCH_MIN_N: Limit = Limit {
     unit: Unit::Count,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "000_714d699df4e9513e.txt", line: 169 },
+    source: Source::Seed {
+        file: "000_714d699df4e9513e.txt",
+        line: 169,
+    },
     what: "Lower bound of project_search n.",
 };
 
@@ -258,7 +282,10 @@ pub const PROJECTS_SEARCH_MAX_N: Limit = Limit {
     unit: Unit::Count,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "000_714d699df4e9513e.txt", line: 169 },
+    source: Source::Seed {
+        file: "000_714d699df4e9513e.txt",
+        line: 169,
+    },
     what: "Upper bound of project_search n.",
 };
 
@@ -278,8 +305,12 @@ pub const PROJECTS_READ_MISSING_SUGGESTIONS_MAX: Limit = Limit {
     unit: Unit::Count,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "000_714d699df4e9513e.txt", line: 206 },
-    what: "When project_read finds no exact path it lists at most 30 available paths as suggestions.",
+    source: Source::Seed {
+        file: "000_714d699df4e9513e.txt",
+        line: 206,
+    },
+    what:
+        "When project_read finds no exact path it lists at most 30 available paths as suggestions.",
 };
 
 pub const PROJECTS_READ_INLINE_MAX: Limit = Limit {
@@ -318,7 +349,10 @@ pub const PROJECTS_READ_RAW_FILENAME_TAIL: Limit = Limit {
     unit: Unit::Chars,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "000_714d699df4e9513e.txt", line: 210 },
+    source: Source::Seed {
+        file: "000_714d699df4e9513e.txt",
+        line: 210,
+    },
     what: "Downloaded raw file names keep only safe characters and the last 64 characters.",
 };
 
@@ -338,7 +372,10 @@ pub const PROJECTS_TOOL_MAX_RESULT: Limit = Limit {
     unit: Unit::Chars,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "000_714d699df4e9513e.txt", line: 212 },
+    source: Source::Seed {
+        file: "000_714d699df4e9513e.txt",
+        line: 212,
+    },
     what: "Projects tool max result size.",
 };
 
@@ -348,8 +385,12 @@ pub const PROJECTS_TOOL_PERSISTENCE_CEILING: Limit = Limit {
     unit: Unit::Chars,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "000_714d699df4e9513e.txt", line: 212 },
-    what: "Projects tool result persistence ceiling (same value as the max result, stated together).",
+    source: Source::Seed {
+        file: "000_714d699df4e9513e.txt",
+        line: 212,
+    },
+    what:
+        "Projects tool result persistence ceiling (same value as the max result, stated together).",
 };
 
 pub const PROJECTS_WRITE_LOCAL_PATH_MAX: Limit = Limit {
@@ -378,7 +419,10 @@ pub const PROJECTS_PATH_MIN_LEN: Limit = Limit {
     unit: Unit::Chars,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "000_714d699df4e9513e.txt", line: 313 },
+    source: Source::Seed {
+        file: "000_714d699df4e9513e.txt",
+        line: 313,
+    },
     what: "Minimum length of the path argument of read/write/delete.",
 };
 
@@ -388,7 +432,10 @@ pub const PROJECTS_PATH_MAX_LEN: Limit = Limit {
     unit: Unit::Chars,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "000_714d699df4e9513e.txt", line: 313 },
+    source: Source::Seed {
+        file: "000_714d699df4e9513e.txt",
+        line: 313,
+    },
     what: "Maximum length of the path argument of read/write/delete.",
 };
 
@@ -398,8 +445,12 @@ pub const BRIEF_ENTITLEMENT_CACHE_TTL: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "001_577f39cd433b8507.txt", line: 182 },
-    what: "Cache parameter of the tengu_kairos_brief dynamic entitlement check (written 300000 ms).",
+    source: Source::Seed {
+        file: "001_577f39cd433b8507.txt",
+        line: 182,
+    },
+    what:
+        "Cache parameter of the tengu_kairos_brief dynamic entitlement check (written 300000 ms).",
 };
 
 pub const UPLOAD_MAX_SIZE: Limit = Limit {
@@ -418,7 +469,10 @@ pub const UPLOAD_MULTIPART_PARTS: Limit = Limit {
     unit: Unit::Count,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "001_577f39cd433b8507.txt", line: 251 },
+    source: Source::Seed {
+        file: "001_577f39cd433b8507.txt",
+        line: 251,
+    },
     what: "The upload body is a single-file multipart/form-data body (one part).",
 };
 
@@ -428,7 +482,10 @@ pub const UPLOAD_HTTP_TIMEOUT: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "001_577f39cd433b8507.txt", line: 259 },
+    source: Source::Seed {
+        file: "001_577f39cd433b8507.txt",
+        line: 259,
+    },
     what: "Per-request HTTP timeout of the file upload.",
 };
 
@@ -438,7 +495,10 @@ pub const UPLOAD_RETRIES: Limit = Limit {
     unit: Unit::Count,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "001_577f39cd433b8507.txt", line: 259 },
+    source: Source::Seed {
+        file: "001_577f39cd433b8507.txt",
+        line: 259,
+    },
     what: "There is no upload retry loop; a failure is handed back in the tool result.",
 };
 
@@ -498,7 +558,10 @@ pub const MCP_REQUEST_TIMEOUT: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "002_d01d43de1204e467.txt", line: 126 },
+    source: Source::Seed {
+        file: "002_d01d43de1204e467.txt",
+        line: 126,
+    },
     what: "Default ordinary MCP request / list timeout (also written 30 s for tools/list).",
 };
 
@@ -508,7 +571,10 @@ pub const MCP_CONNECT_LOCAL_BATCH_SIZE: Limit = Limit {
     unit: Unit::Count,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "002_d01d43de1204e467.txt", line: 126 },
+    source: Source::Seed {
+        file: "002_d01d43de1204e467.txt",
+        line: 126,
+    },
     what: "Local (stdio) servers are connected in batches of 3 by default (env-overridable).",
 };
 
@@ -518,7 +584,10 @@ pub const MCP_CONNECT_REMOTE_BATCH_SIZE: Limit = Limit {
     unit: Unit::Count,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "002_d01d43de1204e467.txt", line: 126 },
+    source: Source::Seed {
+        file: "002_d01d43de1204e467.txt",
+        line: 126,
+    },
     what: "Remote servers are connected in batches of 20 by default (env-overridable).",
 };
 
@@ -538,7 +607,10 @@ pub const MCP_OAUTH_CALLBACK_TIMEOUT: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "002_d01d43de1204e467.txt", line: 139 },
+    source: Source::Seed {
+        file: "002_d01d43de1204e467.txt",
+        line: 139,
+    },
     what: "Default timeout of the 127.0.0.1 OAuth authorization-code callback listener.",
 };
 
@@ -578,7 +650,10 @@ pub const MCP_TOOLS_LIST_RETRY_DELAY_1: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "002_d01d43de1204e467.txt", line: 169 },
+    source: Source::Seed {
+        file: "002_d01d43de1204e467.txt",
+        line: 169,
+    },
     what: "Delay before the first tools/list retry.",
 };
 
@@ -588,7 +663,10 @@ pub const MCP_TOOLS_LIST_RETRY_DELAY_2: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "002_d01d43de1204e467.txt", line: 169 },
+    source: Source::Seed {
+        file: "002_d01d43de1204e467.txt",
+        line: 169,
+    },
     what: "Delay before the second tools/list retry.",
 };
 
@@ -598,7 +676,10 @@ pub const MCP_TOOLS_LIST_RETRY_DELAY_3: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "002_d01d43de1204e467.txt", line: 169 },
+    source: Source::Seed {
+        file: "002_d01d43de1204e467.txt",
+        line: 169,
+    },
     what: "Delay before the third tools/list retry.",
 };
 
@@ -628,7 +709,10 @@ pub const MCP_RECONNECT_BACKOFF_1: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "002_d01d43de1204e467.txt", line: 213 },
+    source: Source::Seed {
+        file: "002_d01d43de1204e467.txt",
+        line: 213,
+    },
     what: "First reopen interval for connections supporting subscriptions/listen.",
 };
 
@@ -638,7 +722,10 @@ pub const MCP_RECONNECT_BACKOFF_2: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "002_d01d43de1204e467.txt", line: 213 },
+    source: Source::Seed {
+        file: "002_d01d43de1204e467.txt",
+        line: 213,
+    },
     what: "Second reopen interval.",
 };
 
@@ -678,7 +765,10 @@ pub const CTX_INCLUDE_MAX_DEPTH: Limit = Limit {
     unit: Unit::Levels,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "003_1bcba3f4b7441295.txt", line: 31 },
+    source: Source::Seed {
+        file: "003_1bcba3f4b7441295.txt",
+        line: 31,
+    },
     what: "@include recursion in CLAUDE.md/rules stops at five levels (cycle protection).",
 };
 
@@ -738,7 +828,10 @@ pub const MEMORY_SCAN_MAX_DEPTH: Limit = Limit {
     unit: Unit::Levels,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "003_1bcba3f4b7441295.txt", line: 37 },
+    source: Source::Seed {
+        file: "003_1bcba3f4b7441295.txt",
+        line: 37,
+    },
     what: "Automatic memory directory index recurses at most 8 levels.",
 };
 
@@ -748,7 +841,10 @@ pub const MEMORY_SCAN_MAX_ENTRIES: Limit = Limit {
     unit: Unit::Entries,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "003_1bcba3f4b7441295.txt", line: 37 },
+    source: Source::Seed {
+        file: "003_1bcba3f4b7441295.txt",
+        line: 37,
+    },
     what: "Automatic memory directory index scans at most 5,000 directory entries.",
 };
 
@@ -758,7 +854,10 @@ pub const MEMORY_SCAN_MAX_FILE: Limit = Limit {
     unit: Unit::Bytes,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "003_1bcba3f4b7441295.txt", line: 37 },
+    source: Source::Seed {
+        file: "003_1bcba3f4b7441295.txt",
+        line: 37,
+    },
     what: "Only Markdown files no larger than 1 MiB are considered for the index (written 1 MiB).",
 };
 
@@ -768,7 +867,10 @@ pub const MEMORY_SCAN_READ_CONCURRENCY: Limit = Limit {
     unit: Unit::Count,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "003_1bcba3f4b7441295.txt", line: 37 },
+    source: Source::Seed {
+        file: "003_1bcba3f4b7441295.txt",
+        line: 37,
+    },
     what: "Index candidate files are read 16 at a time.",
 };
 
@@ -778,7 +880,10 @@ pub const MEMORY_SCAN_RECENT_ENTRIES: Limit = Limit {
     unit: Unit::Entries,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "003_1bcba3f4b7441295.txt", line: 37 },
+    source: Source::Seed {
+        file: "003_1bcba3f4b7441295.txt",
+        line: 37,
+    },
     what: "By default the index lists the 200 most recently modified entries.",
 };
 
@@ -788,8 +893,12 @@ pub const MEMORY_SCAN_HEAD_LINES: Limit = Limit {
     unit: Unit::Lines,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "003_1bcba3f4b7441295.txt", line: 37 },
-    what: "Each index candidate is read only for its first 30 lines to extract a title/frontmatter.",
+    source: Source::Seed {
+        file: "003_1bcba3f4b7441295.txt",
+        line: 37,
+    },
+    what:
+        "Each index candidate is read only for its first 30 lines to extract a title/frontmatter.",
 };
 
 pub const MEMORY_SCAN_HEAD_BYTES: Limit = Limit {
@@ -798,7 +907,10 @@ pub const MEMORY_SCAN_HEAD_BYTES: Limit = Limit {
     unit: Unit::Bytes,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "003_1bcba3f4b7441295.txt", line: 37 },
+    source: Source::Seed {
+        file: "003_1bcba3f4b7441295.txt",
+        line: 37,
+    },
     what: "Each index candidate is read for at most 65,536 bytes.",
 };
 
@@ -818,7 +930,10 @@ pub const MEMORY_PINNED_MAX_LINES: Limit = Limit {
     unit: Unit::Lines,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "003_1bcba3f4b7441295.txt", line: 38 },
+    source: Source::Seed {
+        file: "003_1bcba3f4b7441295.txt",
+        line: 38,
+    },
     what: "Each pinned topic body is cut at 200 lines (same truncation as MEMORY.md).",
 };
 
@@ -828,8 +943,12 @@ pub const MEMORY_PINNED_MAX_UTF16_UNITS: Limit = Limit {
     unit: Unit::Utf16Units,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "003_1bcba3f4b7441295.txt", line: 38 },
-    what: "Each pinned topic body is cut at 25,000 UTF-16 code units (same truncation as MEMORY.md).",
+    source: Source::Seed {
+        file: "003_1bcba3f4b7441295.txt",
+        line: 38,
+    },
+    what:
+        "Each pinned topic body is cut at 25,000 UTF-16 code units (same truncation as MEMORY.md).",
 };
 
 pub const SKILL_LISTING_DESCRIPTION_MAX: Limit = Limit {
@@ -838,7 +957,10 @@ pub const SKILL_LISTING_DESCRIPTION_MAX: Limit = Limit {
     unit: Unit::Chars,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "003_1bcba3f4b7441295.txt", line: 39 },
+    source: Source::Seed {
+        file: "003_1bcba3f4b7441295.txt",
+        line: 39,
+    },
     what: "Each skill description in the listing is capped at 1,536 chars by default.",
 };
 
@@ -858,7 +980,10 @@ pub const SKILL_LISTING_CHARS_PER_TOKEN: Limit = Limit {
     unit: Unit::CharsPerToken,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "003_1bcba3f4b7441295.txt", line: 39 },
+    source: Source::Seed {
+        file: "003_1bcba3f4b7441295.txt",
+        line: 39,
+    },
     what: "Default chars-per-token factor used to convert the 1% listing budget to chars.",
 };
 
@@ -868,8 +993,12 @@ pub const SKILL_LISTING_BUDGET_AT_200K: Limit = Limit {
     unit: Unit::Chars,
     kind: Kind::Derived,
     approx: false,
-    source: Source::Seed { file: "003_1bcba3f4b7441295.txt", line: 39 },
-    what: "Derived example: listing budget for a 200k-token window is 200000 * 4 * 0.01 = 8000 chars.",
+    source: Source::Seed {
+        file: "003_1bcba3f4b7441295.txt",
+        line: 39,
+    },
+    what:
+        "Derived example: listing budget for a 200k-token window is 200000 * 4 * 0.01 = 8000 chars.",
 };
 
 pub const SKILL_COMPACT_RESTORE_PER_SKILL: Limit = Limit {
@@ -898,7 +1027,10 @@ pub const TOOLS_REFERENCE_COUNT: Limit = Limit {
     unit: Unit::Count,
     kind: Kind::Fact,
     approx: false,
-    source: Source::Seed { file: "004_55bd47f71eaffc94.txt", line: 3 },
+    source: Source::Seed {
+        file: "004_55bd47f71eaffc94.txt",
+        line: 3,
+    },
     what: "The reference set of built-in tools documented is 29 tools.",
 };
 
@@ -918,7 +1050,10 @@ pub const GREP_RUNNER_DEADLINE: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "004_55bd47f71eaffc94.txt", line: 81 },
+    source: Source::Seed {
+        file: "004_55bd47f71eaffc94.txt",
+        line: 81,
+    },
     what: "Default deadline of the CLI ripgrep runner subprocess (written 20 秒).",
 };
 
@@ -928,7 +1063,10 @@ pub const GREP_RUNNER_MAX_BUFFER: Limit = Limit {
     unit: Unit::Bytes,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "004_55bd47f71eaffc94.txt", line: 81 },
+    source: Source::Seed {
+        file: "004_55bd47f71eaffc94.txt",
+        line: 81,
+    },
     what: "stdout/stderr buffer of the ripgrep runner (written 20,000,000-byte, decimal).",
 };
 
@@ -938,7 +1076,10 @@ pub const GREP_RUNNER_ERROR_EXIT_CODE: Limit = Limit {
     unit: Unit::ExitCode,
     kind: Kind::Fact,
     approx: false,
-    source: Source::Seed { file: "004_55bd47f71eaffc94.txt", line: 81 },
+    source: Source::Seed {
+        file: "004_55bd47f71eaffc94.txt",
+        line: 81,
+    },
     what: "ripgrep input errors exit with code 2, mapped to a diagnosable tool error.",
 };
 
@@ -958,7 +1099,10 @@ pub const GREP_MAX_COLUMNS: Limit = Limit {
     unit: Unit::Bytes,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "004_55bd47f71eaffc94.txt", line: 105 },
+    source: Source::Seed {
+        file: "004_55bd47f71eaffc94.txt",
+        line: 105,
+    },
     what: "Tool-level --max-columns; longer matching lines print as [Omitted long matching line].",
 };
 
@@ -968,7 +1112,10 @@ pub const GREP_PROBE_DEADLINE: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Acceptance,
     approx: false,
-    source: Source::Seed { file: "004_55bd47f71eaffc94.txt", line: 103 },
+    source: Source::Seed {
+        file: "004_55bd47f71eaffc94.txt",
+        line: 103,
+    },
     what: "Acceptance: the pathological-regex probe must finish within an external 3 s deadline.",
 };
 
@@ -988,7 +1135,10 @@ pub const LSP_OPERATIONS: Limit = Limit {
     unit: Unit::Count,
     kind: Kind::Fact,
     approx: false,
-    source: Source::Seed { file: "004_55bd47f71eaffc94.txt", line: 111 },
+    source: Source::Seed {
+        file: "004_55bd47f71eaffc94.txt",
+        line: 111,
+    },
     what: "The LSP tool supports nine operations.",
 };
 
@@ -1008,7 +1158,10 @@ pub const LSP_SYMBOL_EXTRACT_MAX_READ: Limit = Limit {
     unit: Unit::Bytes,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "004_55bd47f71eaffc94.txt", line: 123 },
+    source: Source::Seed {
+        file: "004_55bd47f71eaffc94.txt",
+        line: 123,
+    },
     what: "A single local symbol extraction reads at most 65,536 bytes first.",
 };
 
@@ -1018,7 +1171,10 @@ pub const BASH_RESULT_BUDGET: Limit = Limit {
     unit: Unit::Chars,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "004_55bd47f71eaffc94.txt", line: 155 },
+    source: Source::Seed {
+        file: "004_55bd47f71eaffc94.txt",
+        line: 155,
+    },
     what: "Bash tool result budget.",
 };
 
@@ -1028,7 +1184,10 @@ pub const TOOLS_ASK_USER_HEADER_MAX: Limit = Limit {
     unit: Unit::Chars,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "004_55bd47f71eaffc94.txt", line: 173 },
+    source: Source::Seed {
+        file: "004_55bd47f71eaffc94.txt",
+        line: 173,
+    },
     what: "AskUserQuestion: each question header is at most 12 chars.",
 };
 
@@ -1038,7 +1197,10 @@ pub const TOOLS_ASK_USER_OPTIONS_MIN: Limit = Limit {
     unit: Unit::Count,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "004_55bd47f71eaffc94.txt", line: 173 },
+    source: Source::Seed {
+        file: "004_55bd47f71eaffc94.txt",
+        line: 173,
+    },
     what: "AskUserQuestion: at least 2 options per question (Other is added by the client).",
 };
 
@@ -1048,7 +1210,10 @@ pub const TOOLS_ASK_USER_OPTIONS_MAX: Limit = Limit {
     unit: Unit::Count,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "004_55bd47f71eaffc94.txt", line: 173 },
+    source: Source::Seed {
+        file: "004_55bd47f71eaffc94.txt",
+        line: 173,
+    },
     what: "AskUserQuestion: at most 4 options per question.",
 };
 
@@ -1078,7 +1243,10 @@ pub const TOOLS_ARTIFACT_RESULT_BUDGET: Limit = Limit {
     unit: Unit::Chars,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "004_55bd47f71eaffc94.txt", line: 257 },
+    source: Source::Seed {
+        file: "004_55bd47f71eaffc94.txt",
+        line: 257,
+    },
     what: "Artifact tool result budget.",
 };
 
@@ -1088,7 +1256,10 @@ pub const CRON_EXPRESSION_FIELDS: Limit = Limit {
     unit: Unit::Count,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "004_55bd47f71eaffc94.txt", line: 276 },
+    source: Source::Seed {
+        file: "004_55bd47f71eaffc94.txt",
+        line: 276,
+    },
     what: "CronCreate uses standard 5-field cron in the user's local time zone.",
 };
 
@@ -1108,7 +1279,10 @@ pub const CRON_JITTER_CAP: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "004_55bd47f71eaffc94.txt", line: 280 },
+    source: Source::Seed {
+        file: "004_55bd47f71eaffc94.txt",
+        line: 280,
+    },
     what: "Local fallback config: the recurring delay is capped at 30 minutes (written 30 分钟).",
 };
 
@@ -1128,7 +1302,10 @@ pub const CRON_ONE_SHOT_EARLY_MARK_INTERVAL: Limit = Limit {
     unit: Unit::Minutes,
     kind: Kind::Limit,
     approx: false,
-    source: Source::Seed { file: "004_55bd47f71eaffc94.txt", line: 280 },
+    source: Source::Seed {
+        file: "004_55bd47f71eaffc94.txt",
+        line: 280,
+    },
     what: "The early-fire rule applies to one-shots landing on the half-hour marks :00 and :30.",
 };
 
@@ -1289,4 +1466,5 @@ pub const ALL_SEED: &[&Limit] = &[
     &CRON_RECURRING_MAX_AGE,
     &CRON_PROMPT_JITTER_RATIO,
     &CRON_PROMPT_JITTER_CAP,
-    &MCP_HTTP_GET_STREAM_UNSUPPORTED_STATUS,];
+    &MCP_HTTP_GET_STREAM_UNSUPPORTED_STATUS,
+];

@@ -52,8 +52,10 @@ impl Tool for Bash {
             .map(|t| t as u64)
             .unwrap_or(limits::BASH_DEFAULT_TIMEOUT.get())
             .min(limits::BASH_MAX_TIMEOUT.get());
-        let cwd_file = tempfile::NamedTempFile::new().map_err(|e| ToolError::wrapped(e.to_string()))?;
-        let (mut reader, writer) = std::io::pipe().map_err(|e| ToolError::wrapped(e.to_string()))?;
+        let cwd_file =
+            tempfile::NamedTempFile::new().map_err(|e| ToolError::wrapped(e.to_string()))?;
+        let (mut reader, writer) =
+            std::io::pipe().map_err(|e| ToolError::wrapped(e.to_string()))?;
         let mut child = Command::new("bash")
             // The trap records where the command left the shell, however it exits.
             .arg("-c")
@@ -62,7 +64,11 @@ impl Tool for Bash {
             .env("__REFERENCE_CWD_FILE", cwd_file.path())
             .current_dir(&ctx.shell_cwd)
             .stdin(Stdio::null())
-            .stdout(writer.try_clone().map_err(|e| ToolError::wrapped(e.to_string()))?)
+            .stdout(
+                writer
+                    .try_clone()
+                    .map_err(|e| ToolError::wrapped(e.to_string()))?,
+            )
             .stderr(writer)
             .process_group(0)
             .spawn()
@@ -76,7 +82,10 @@ impl Tool for Bash {
         let started = Instant::now();
         let mut interrupted = false;
         let status = loop {
-            if let Some(status) = child.try_wait().map_err(|e| ToolError::wrapped(e.to_string()))? {
+            if let Some(status) = child
+                .try_wait()
+                .map_err(|e| ToolError::wrapped(e.to_string()))?
+            {
                 break Some(status);
             }
             if started.elapsed() >= Duration::from_millis(timeout_ms) {
@@ -91,7 +100,9 @@ impl Tool for Bash {
             libc::kill(-pid, libc::SIGKILL);
         }
         let _ = child.wait();
-        let mut output = String::from_utf8_lossy(&reading.join().unwrap_or_default()).trim_end().to_owned();
+        let mut output = String::from_utf8_lossy(&reading.join().unwrap_or_default())
+            .trim_end()
+            .to_owned();
         if let Ok(dir) = std::fs::read_to_string(cwd_file.path()) {
             let dir = std::path::PathBuf::from(dir.trim_end());
             // The shell may move within the project; leaving it resets the shell, as the real CLI does.
@@ -100,7 +111,11 @@ impl Tool for Bash {
             } else {
                 ctx.shell_cwd = ctx.cwd.clone();
                 let note = format!("Shell cwd was reset to {}", ctx.cwd.display());
-                output = if output.is_empty() { note } else { format!("{output}\n{note}") };
+                output = if output.is_empty() {
+                    note
+                } else {
+                    format!("{output}\n{note}")
+                };
             }
         }
         let structured = json!({"stdout": output, "stderr": "", "interrupted": interrupted, "isImage": false, "noOutputExpected": false});
@@ -108,12 +123,32 @@ impl Tool for Bash {
         let (content, is_error) = match code {
             // The real CLI moves most timed-out commands to the background; this agent ends them
             // with the text it gives a timed-out `sleep`.
-            _ if interrupted => (format!("Exit code 143\nCommand timed out after {}s\n{output}", timeout_ms.div_ceil(1000)).trim_end().to_owned(), true),
+            _ if interrupted => (
+                format!(
+                    "Exit code 143\nCommand timed out after {}s\n{output}",
+                    timeout_ms.div_ceil(1000)
+                )
+                .trim_end()
+                .to_owned(),
+                true,
+            ),
             Some(0) if output.is_empty() => ("(Bash completed with no output)".to_owned(), false),
             Some(0) => (output, false),
-            Some(n) => (format!("Exit code {n}\n{output}").trim_end().to_owned(), true),
-            None => (format!("Killed by a signal\n{output}").trim_end().to_owned(), true),
+            Some(n) => (
+                format!("Exit code {n}\n{output}").trim_end().to_owned(),
+                true,
+            ),
+            None => (
+                format!("Killed by a signal\n{output}")
+                    .trim_end()
+                    .to_owned(),
+                true,
+            ),
         };
-        Ok(ToolOutput { content, structured, is_error: Some(is_error) })
+        Ok(ToolOutput {
+            content,
+            structured,
+            is_error: Some(is_error),
+        })
     }
 }

@@ -4,8 +4,10 @@
 
 use serde_json::{json, Value};
 
-use super::file_state::Gate;
-use super::{missing_file, object_schema, Access, Tool, ToolContext, ToolError, ToolOutput, MODIFIED_SINCE_READ, NOT_READ, STATE_CURRENT};
+use super::{
+    missing_file, object_schema, write_gate, Access, Tool, ToolContext, ToolError, ToolOutput,
+    STATE_CURRENT,
+};
 
 pub struct Edit;
 
@@ -33,7 +35,10 @@ impl Tool for Edit {
     }
 
     fn access(&self, input: &Value, ctx: &ToolContext) -> Access {
-        Access::WriteFile { path: ctx.resolve(input["file_path"].as_str().unwrap_or_default()), verb: "edited" }
+        Access::WriteFile {
+            path: ctx.resolve(input["file_path"].as_str().unwrap_or_default()),
+            verb: "edited",
+        }
     }
 
     fn call(&self, input: &Value, ctx: &mut ToolContext) -> Result<ToolOutput, ToolError> {
@@ -43,7 +48,9 @@ impl Tool for Edit {
         let new = input["new_string"].as_str().unwrap_or_default();
         let replace_all = input["replace_all"].as_bool().unwrap_or(false);
         if old == new {
-            return Err(ToolError::wrapped("No changes to make: old_string and new_string are exactly the same."));
+            return Err(ToolError::wrapped(
+                "No changes to make: old_string and new_string are exactly the same.",
+            ));
         }
         if !path.exists() {
             if old.is_empty() {
@@ -51,17 +58,23 @@ impl Tool for Edit {
             }
             return Err(ToolError::wrapped(missing_file(&ctx.cwd)));
         }
-        ctx.files.check_write(&path).map_err(|gate| match gate {
-            Gate::NotRead => ToolError::wrapped(NOT_READ),
-            Gate::Stale => ToolError::wrapped(MODIFIED_SINCE_READ),
-        })?;
-        let original = std::fs::read_to_string(&path).map_err(|e| ToolError::wrapped(e.to_string()))?;
+        write_gate(ctx, &path)?;
+        let original =
+            std::fs::read_to_string(&path).map_err(|e| ToolError::wrapped(e.to_string()))?;
         if old.is_empty() && !original.is_empty() {
-            return Err(ToolError::wrapped("Cannot create new file - file already exists."));
+            return Err(ToolError::wrapped(
+                "Cannot create new file - file already exists.",
+            ));
         }
-        let count = if old.is_empty() { 0 } else { original.matches(old).count() };
+        let count = if old.is_empty() {
+            0
+        } else {
+            original.matches(old).count()
+        };
         if count == 0 {
-            return Err(ToolError::wrapped(format!("String to replace not found in file.\nString: {old}")));
+            return Err(ToolError::wrapped(format!(
+                "String to replace not found in file.\nString: {old}"
+            )));
         }
         if count > 1 && !replace_all {
             return Err(ToolError::wrapped(format!(
@@ -70,7 +83,11 @@ impl Tool for Edit {
                  identify the instance.\nString: {old}"
             )));
         }
-        let updated = if replace_all { original.replace(old, new) } else { original.replacen(old, new, 1) };
+        let updated = if replace_all {
+            original.replace(old, new)
+        } else {
+            original.replacen(old, new, 1)
+        };
         std::fs::write(&path, &updated).map_err(|e| ToolError::wrapped(e.to_string()))?;
         ctx.files.record(&path, Some(updated));
         // Results name the path as the model gave it, relative or absolute.
@@ -90,7 +107,12 @@ impl Tool for Edit {
 }
 
 /// An empty old_string on a missing file creates it.
-fn create(path: &std::path::Path, given: &str, content: &str, ctx: &mut ToolContext) -> Result<ToolOutput, ToolError> {
+fn create(
+    path: &std::path::Path,
+    given: &str,
+    content: &str,
+    ctx: &mut ToolContext,
+) -> Result<ToolOutput, ToolError> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(|e| ToolError::wrapped(e.to_string()))?;
     }

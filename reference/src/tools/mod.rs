@@ -24,7 +24,10 @@ use crate::permissions::Permissions;
 pub enum Access {
     ReadFile(PathBuf),
     /// `verb` completes "cannot be …" in the deny-rule message: `edited` or `written`.
-    WriteFile { path: PathBuf, verb: &'static str },
+    WriteFile {
+        path: PathBuf,
+        verb: &'static str,
+    },
     Execute(String),
 }
 
@@ -43,7 +46,11 @@ impl ToolContext {
     /// `path` made absolute against the session cwd.
     pub fn resolve(&self, path: &str) -> PathBuf {
         let p = Path::new(path);
-        if p.is_absolute() { p.to_owned() } else { self.cwd.join(p) }
+        if p.is_absolute() {
+            p.to_owned()
+        } else {
+            self.cwd.join(p)
+        }
     }
 }
 
@@ -65,10 +72,16 @@ pub struct ToolError {
 
 impl ToolError {
     pub fn wrapped(message: impl Into<String>) -> Self {
-        ToolError { message: message.into(), wrap: true }
+        ToolError {
+            message: message.into(),
+            wrap: true,
+        }
     }
     pub fn plain(message: impl Into<String>) -> Self {
-        ToolError { message: message.into(), wrap: false }
+        ToolError {
+            message: message.into(),
+            wrap: false,
+        }
     }
 }
 
@@ -113,6 +126,17 @@ const NOT_READ: &str = "File has not been read yet. Read it first before writing
 const MODIFIED_SINCE_READ: &str =
     "File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.";
 
+/// The Read-before-write and stale-file gates, as the tool error the model sees.
+fn write_gate(ctx: &ToolContext, path: &Path) -> Result<(), ToolError> {
+    ctx.files.check_write(path).map_err(|gate| match gate {
+        file_state::Gate::NotRead => ToolError::wrapped(NOT_READ),
+        file_state::Gate::Stale => ToolError::wrapped(MODIFIED_SINCE_READ),
+    })
+}
+
 fn missing_file(cwd: &Path) -> String {
-    format!("File does not exist. Note: your current working directory is {}.", cwd.display())
+    format!(
+        "File does not exist. Note: your current working directory is {}.",
+        cwd.display()
+    )
 }

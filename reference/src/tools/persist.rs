@@ -7,15 +7,30 @@ use crate::limits;
 
 /// `~/.claude/projects/<cwd with / as ->`: the per-project folder the CLI keeps session files in.
 pub fn project_dir(home: &Path, cwd: &Path) -> PathBuf {
-    let slug: String = cwd.display().to_string().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+    let slug: String = cwd
+        .display()
+        .to_string()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
     home.join(".claude/projects").join(slug)
 }
 
 /// Saves `content` and returns what the model sees instead.
-pub fn persist(home: &Path, cwd: &Path, session_id: &str, content: &str) -> std::io::Result<String> {
+pub fn persist(
+    home: &Path,
+    cwd: &Path,
+    session_id: &str,
+    content: &str,
+) -> std::io::Result<String> {
     let dir = project_dir(home, cwd).join(session_id).join("tool-results");
     std::fs::create_dir_all(&dir)?;
-    let id: String = uuid::Uuid::new_v4().simple().to_string().chars().take(9).collect();
+    let id: String = uuid::Uuid::new_v4()
+        .simple()
+        .to_string()
+        .chars()
+        .take(9)
+        .collect();
     let path = dir.join(format!("{id}.txt"));
     std::fs::write(&path, content)?;
     let kb = content.len() as f64 / 1024.0;
@@ -29,7 +44,10 @@ pub fn persist(home: &Path, cwd: &Path, session_id: &str, content: &str) -> std:
 /// The first chars of the budget's preview, cut back to the last line end when there is one.
 fn preview(content: &str) -> &str {
     let max = limits::TOOL_RESULT_PREVIEW.usize();
-    let end = content.char_indices().nth(max).map_or(content.len(), |(i, _)| i);
+    let end = content
+        .char_indices()
+        .nth(max)
+        .map_or(content.len(), |(i, _)| i);
     let head = &content[..end];
     match head.rfind('\n') {
         Some(nl) if end < content.len() => &head[..nl],
@@ -55,7 +73,12 @@ mod tests {
     fn persisted_text_names_size_and_file() {
         let home = tempfile::tempdir().unwrap();
         let text = persist(home.path(), Path::new("/w/p"), "s1", &"x".repeat(40_001)).unwrap();
-        assert!(text.starts_with("<persisted-output>\nOutput too large (39.1KB). Full output saved to: "), "{text}");
+        assert!(
+            text.starts_with(
+                "<persisted-output>\nOutput too large (39.1KB). Full output saved to: "
+            ),
+            "{text}"
+        );
         assert!(text.contains("/.claude/projects/-w-p/s1/tool-results/"));
         assert!(text.ends_with("\n...\n</persisted-output>"));
     }

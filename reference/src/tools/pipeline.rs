@@ -20,16 +20,32 @@ pub struct ToolResult {
 
 impl ToolResult {
     fn error(id: &str, message: String, wrap: bool) -> Self {
-        let content = if wrap { format!("<tool_use_error>{message}</tool_use_error>") } else { message.clone() };
-        ToolResult { tool_use_id: id.into(), content, is_error: Some(true), structured: Value::String(format!("Error: {message}")), denied: None }
+        let content = if wrap {
+            format!("<tool_use_error>{message}</tool_use_error>")
+        } else {
+            message.clone()
+        };
+        ToolResult {
+            tool_use_id: id.into(),
+            content,
+            is_error: Some(true),
+            structured: Value::String(format!("Error: {message}")),
+            denied: None,
+        }
     }
 
     /// The block as it goes into the next request (key order as the real binary sends it).
     pub fn block(&self) -> Value {
         match self.is_error {
-            Some(true) => json!({"type": "tool_result", "content": self.content, "is_error": true, "tool_use_id": self.tool_use_id}),
-            Some(false) => json!({"tool_use_id": self.tool_use_id, "type": "tool_result", "content": self.content, "is_error": false}),
-            None => json!({"tool_use_id": self.tool_use_id, "type": "tool_result", "content": self.content}),
+            Some(true) => {
+                json!({"type": "tool_result", "content": self.content, "is_error": true, "tool_use_id": self.tool_use_id})
+            }
+            Some(false) => {
+                json!({"tool_use_id": self.tool_use_id, "type": "tool_result", "content": self.content, "is_error": false})
+            }
+            None => {
+                json!({"tool_use_id": self.tool_use_id, "type": "tool_result", "content": self.content})
+            }
         }
     }
 }
@@ -44,7 +60,10 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
     let issues = schema::issues(&tool.input_schema(), input);
     if !issues.is_empty() {
         let mut result = ToolResult::error(id, schema::message(name, &issues), true);
-        result.structured = Value::String(format!("InputValidationError: {}", serde_json::to_string_pretty(&issues).unwrap_or_default()));
+        result.structured = Value::String(format!(
+            "InputValidationError: {}",
+            serde_json::to_string_pretty(&issues).unwrap_or_default()
+        ));
         return result;
     }
     match ctx.permissions.decide(&tool.access(input, ctx)) {
@@ -63,10 +82,18 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
             if let Some(budget) = tool.result_budget() {
                 if content.chars().count() > budget.usize() {
                     content = persist::persist(&ctx.home, &ctx.cwd, &ctx.session_id, &content)
-                        .unwrap_or_else(|e| format!("tool output over budget and could not be saved: {e}"));
+                        .unwrap_or_else(|e| {
+                            format!("tool output over budget and could not be saved: {e}")
+                        });
                 }
             }
-            ToolResult { tool_use_id: id.into(), content, is_error: output.is_error, structured: output.structured, denied: None }
+            ToolResult {
+                tool_use_id: id.into(),
+                content,
+                is_error: output.is_error,
+                structured: output.structured,
+                denied: None,
+            }
         }
     }
 }

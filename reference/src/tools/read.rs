@@ -7,7 +7,8 @@ use crate::limits;
 
 pub struct Read;
 
-const EMPTY_FILE: &str = "<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>";
+const EMPTY_FILE: &str =
+    "<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>";
 
 impl Tool for Read {
     fn name(&self) -> &'static str {
@@ -41,7 +42,10 @@ impl Tool for Read {
         let given = input["file_path"].as_str().unwrap_or_default();
         let path = ctx.resolve(given);
         if path.is_dir() {
-            return Err(ToolError::plain(format!("EISDIR: illegal operation on a directory, read '{}'", path.display())));
+            return Err(ToolError::plain(format!(
+                "EISDIR: illegal operation on a directory, read '{}'",
+                path.display()
+            )));
         }
         if !path.exists() {
             return Err(ToolError::plain(missing_file(&ctx.cwd)));
@@ -61,7 +65,11 @@ impl Tool for Read {
         let partial = input.get("offset").is_some() || input.get("limit").is_some();
         if text.is_empty() {
             ctx.files.record(&path, Some(text));
-            return Ok(ToolOutput { content: EMPTY_FILE.to_owned(), structured: file_json(given, "", 1, 0, 0), is_error: None });
+            return Ok(ToolOutput {
+                content: EMPTY_FILE.to_owned(),
+                structured: file_json(given, "", 1, 0, 0),
+                is_error: None,
+            });
         }
         let lines: Vec<&str> = text.split('\n').collect();
         let start = input["offset"].as_u64().unwrap_or(1).max(1) as usize;
@@ -87,9 +95,16 @@ impl Tool for Read {
             .collect::<Vec<_>>()
             .join("\n");
         let whole = !partial && selected.len() == lines.len();
-        ctx.files.record(&path, if whole { Some(text.clone()) } else { None });
+        ctx.files
+            .record(&path, if whole { Some(text.clone()) } else { None });
         Ok(ToolOutput {
-            structured: file_json(given, &selected.join("\n"), start, selected.len(), lines.len()),
+            structured: file_json(
+                given,
+                &selected.join("\n"),
+                start,
+                selected.len(),
+                lines.len(),
+            ),
             content,
             is_error: None,
         })

@@ -6,15 +6,25 @@ use serde_json::Value;
 /// The issues of `input` against `schema`, in schema property order, unexpected keys last.
 pub fn issues(schema: &Value, input: &Value) -> Vec<String> {
     let Some(object) = input.as_object() else {
-        return vec![format!("The input type is expected as `object` but provided as `{}`", type_name(input))];
+        return vec![format!(
+            "The input type is expected as `object` but provided as `{}`",
+            type_name(input)
+        )];
     };
     let empty = serde_json::Map::new();
     let props = schema["properties"].as_object().unwrap_or(&empty);
-    let required: Vec<&str> = schema["required"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+    let required: Vec<&str> = schema["required"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
     let mut out = Vec::new();
     for (name, prop) in props {
         match object.get(name) {
-            None if required.contains(&name.as_str()) => out.push(format!("The required parameter `{name}` is missing")),
+            None if required.contains(&name.as_str()) => {
+                out.push(format!("The required parameter `{name}` is missing"))
+            }
             None => {}
             Some(value) => out.extend(property_issue(name, prop, value)),
         }
@@ -39,18 +49,26 @@ fn property_issue(name: &str, prop: &Value, value: &Value) -> Option<String> {
         _ => true,
     };
     if !ok {
-        return Some(format!("The parameter `{name}` type is expected as `{expected}` but provided as `{}`", type_name(value)));
+        return Some(format!(
+            "The parameter `{name}` type is expected as `{expected}` but provided as `{}`",
+            type_name(value)
+        ));
     }
     if let Some(choices) = prop["enum"].as_array() {
         if !choices.contains(value) {
             let list: Vec<String> = choices.iter().map(|c| c.to_string()).collect();
-            return Some(format!("The parameter `{name}` must be one of {}", list.join(", ")));
+            return Some(format!(
+                "The parameter `{name}` must be one of {}",
+                list.join(", ")
+            ));
         }
     }
     let n = value.as_f64()?;
     if let Some(min) = prop["minimum"].as_f64() {
         if n < min {
-            return Some(format!("The parameter `{name}` must be greater than or equal to {min}"));
+            return Some(format!(
+                "The parameter `{name}` must be greater than or equal to {min}"
+            ));
         }
     }
     if let Some(min) = prop["exclusiveMinimum"].as_f64() {
@@ -60,7 +78,9 @@ fn property_issue(name: &str, prop: &Value, value: &Value) -> Option<String> {
     }
     if let Some(max) = prop["maximum"].as_f64() {
         if n > max {
-            return Some(format!("The parameter `{name}` must be less than or equal to {max}"));
+            return Some(format!(
+                "The parameter `{name}` must be less than or equal to {max}"
+            ));
         }
     }
     None
@@ -80,7 +100,10 @@ fn type_name(v: &Value) -> &'static str {
 /// The tool_result text for failed validation.
 pub fn message(tool: &str, issues: &[String]) -> String {
     let noun = if issues.len() == 1 { "issue" } else { "issues" };
-    format!("InputValidationError: {tool} failed due to the following {noun}:\n{}", issues.join("\n"))
+    format!(
+        "InputValidationError: {tool} failed due to the following {noun}:\n{}",
+        issues.join("\n")
+    )
 }
 
 #[cfg(test)]
@@ -95,13 +118,22 @@ mod tests {
 
     #[test]
     fn wording_matches_the_recorded_binary() {
-        assert_eq!(issues(&schema(), &json!({})), ["The required parameter `file_path` is missing"]);
+        assert_eq!(
+            issues(&schema(), &json!({})),
+            ["The required parameter `file_path` is missing"]
+        );
         assert_eq!(
             issues(&schema(), &json!({"file_path": 5})),
             ["The parameter `file_path` type is expected as `string` but provided as `number`"]
         );
-        assert_eq!(issues(&schema(), &json!({"file_path": "a", "bogus": 1})), ["An unexpected parameter `bogus` was provided"]);
-        assert_eq!(issues(&schema(), &json!({"file_path": "a", "limit": 0})), ["The parameter `limit` must be greater than 0"]);
+        assert_eq!(
+            issues(&schema(), &json!({"file_path": "a", "bogus": 1})),
+            ["An unexpected parameter `bogus` was provided"]
+        );
+        assert_eq!(
+            issues(&schema(), &json!({"file_path": "a", "limit": 0})),
+            ["The parameter `limit` must be greater than 0"]
+        );
         assert!(issues(&schema(), &json!({"file_path": "a", "limit": 3})).is_empty());
         assert_eq!(
             message("Read", &issues(&schema(), &json!({}))),

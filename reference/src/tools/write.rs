@@ -2,8 +2,9 @@
 
 use serde_json::{json, Value};
 
-use super::file_state::Gate;
-use super::{object_schema, Access, Tool, ToolContext, ToolError, ToolOutput, MODIFIED_SINCE_READ, NOT_READ, STATE_CURRENT};
+use super::{
+    object_schema, write_gate, Access, Tool, ToolContext, ToolError, ToolOutput, STATE_CURRENT,
+};
 
 pub struct Write;
 
@@ -28,7 +29,10 @@ impl Tool for Write {
     }
 
     fn access(&self, input: &Value, ctx: &ToolContext) -> Access {
-        Access::WriteFile { path: ctx.resolve(input["file_path"].as_str().unwrap_or_default()), verb: "written" }
+        Access::WriteFile {
+            path: ctx.resolve(input["file_path"].as_str().unwrap_or_default()),
+            verb: "written",
+        }
     }
 
     fn call(&self, input: &Value, ctx: &mut ToolContext) -> Result<ToolOutput, ToolError> {
@@ -36,10 +40,7 @@ impl Tool for Write {
         let path = ctx.resolve(given);
         let content = input["content"].as_str().unwrap_or_default();
         let original = if path.exists() {
-            ctx.files.check_write(&path).map_err(|gate| match gate {
-                Gate::NotRead => ToolError::wrapped(NOT_READ),
-                Gate::Stale => ToolError::wrapped(MODIFIED_SINCE_READ),
-            })?;
+            write_gate(ctx, &path)?;
             Some(std::fs::read_to_string(&path).map_err(|e| ToolError::wrapped(e.to_string()))?)
         } else {
             None
@@ -52,8 +53,14 @@ impl Tool for Write {
         // Results name the path as the model gave it, relative or absolute.
         let shown = given;
         let (kind, text) = match original {
-            None => ("create", format!("File created successfully at: {shown} {STATE_CURRENT}")),
-            Some(_) => ("update", format!("The file {shown} has been updated successfully. {STATE_CURRENT}")),
+            None => (
+                "create",
+                format!("File created successfully at: {shown} {STATE_CURRENT}"),
+            ),
+            Some(_) => (
+                "update",
+                format!("The file {shown} has been updated successfully. {STATE_CURRENT}"),
+            ),
         };
         Ok(ToolOutput {
             content: text,

@@ -4,13 +4,20 @@ use assert_cmd::Command;
 
 fn reference() -> Command {
     let mut cmd = Command::cargo_bin("claude-reference").unwrap();
-    cmd.env_clear().env("PATH", std::env::var("PATH").unwrap_or_default()).env("IS_SANDBOX", "1");
+    cmd.env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("IS_SANDBOX", "1");
     cmd
 }
 
 #[test]
 fn unknown_option_is_named_like_commander_does() {
-    reference().args(["-p", "hi", "--bogus-flag"]).assert().code(1).stderr("error: unknown option '--bogus-flag'\n").stdout("");
+    reference()
+        .args(["-p", "hi", "--bogus-flag"])
+        .assert()
+        .code(1)
+        .stderr("error: unknown option '--bogus-flag'\n")
+        .stdout("");
 }
 
 #[test]
@@ -42,7 +49,11 @@ fn an_invalid_permission_mode_lists_the_choices() {
 
 #[test]
 fn a_session_id_must_be_a_uuid() {
-    reference().args(["-p", "hi", "--session-id", "notauuid"]).assert().code(1).stderr("Error: Invalid session ID. Must be a valid UUID.\n");
+    reference()
+        .args(["-p", "hi", "--session-id", "notauuid"])
+        .assert()
+        .code(1)
+        .stderr("Error: Invalid session ID. Must be a valid UUID.\n");
 }
 
 #[test]
@@ -57,7 +68,11 @@ fn print_without_a_prompt_or_stdin_fails() {
 
 #[test]
 fn version_names_the_contract() {
-    reference().arg("--version").assert().code(0).stdout("2.1.235 (claude-reference)\n");
+    reference()
+        .arg("--version")
+        .assert()
+        .code(0)
+        .stdout("2.1.235 (claude-reference)\n");
 }
 
 #[test]
@@ -77,5 +92,11 @@ fn an_unreachable_api_ends_in_an_api_error_result_with_exit_1() {
     assert_eq!(result["type"], "result");
     assert_eq!(result["is_error"], true);
     assert_eq!(result["terminal_reason"], "api_error");
-    assert!(result["result"].as_str().unwrap().starts_with("API Error: "), "{result}");
+    assert!(
+        result["result"]
+            .as_str()
+            .unwrap()
+            .starts_with("API Error: "),
+        "{result}"
+    );
 }

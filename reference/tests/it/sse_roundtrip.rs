@@ -1,25 +1,14 @@
 //! The stub's SSE encoder and the reference's decoder and assembler, two independent
 //! implementations, agree for any text and tool input split at any byte boundaries.
 
-use claude_reference::api::assemble::{Assembler, Step};
-use claude_reference::api::sse::SseDecoder;
+use claude_reference::api::assemble::assemble_chunks;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use stubs::messages::{encode_turn, Block, Turn};
 
 fn decode(chunks: &[&[u8]]) -> (Vec<Value>, Option<String>) {
-    let mut decoder = SseDecoder::new();
-    let mut assembler = Assembler::default();
-    let mut frames = Vec::new();
-    for chunk in chunks {
-        decoder.push(chunk, &mut frames);
-        for frame in frames.drain(..) {
-            if let Step::Done = assembler.event(&frame.event, &frame.data).unwrap() {
-                return (assembler.message.content, assembler.message.stop_reason);
-            }
-        }
-    }
-    panic!("no message_stop");
+    let message = assemble_chunks(chunks).expect("a whole stream assembles");
+    (message.content, message.stop_reason)
 }
 
 proptest! {

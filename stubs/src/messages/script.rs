@@ -39,8 +39,14 @@ pub struct FileWrite {
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Block {
-    Text { text: String },
-    ToolUse { id: String, name: String, input: Value },
+    Text {
+        text: String,
+    },
+    ToolUse {
+        id: String,
+        name: String,
+        input: Value,
+    },
 }
 
 /// An HTTP error answer with Anthropic's error body.
@@ -102,7 +108,10 @@ impl Turn {
         if let Some(reason) = &self.stop_reason {
             return reason.clone();
         }
-        let uses_tool = self.blocks.iter().any(|b| matches!(b, Block::ToolUse { .. }));
+        let uses_tool = self
+            .blocks
+            .iter()
+            .any(|b| matches!(b, Block::ToolUse { .. }));
         if uses_tool { "tool_use" } else { "end_turn" }.to_owned()
     }
 
@@ -176,7 +185,9 @@ impl std::str::FromStr for Split {
                 .strip_prefix("random:")
                 .and_then(|seed| seed.parse().ok())
                 .map(Split::Random)
-                .ok_or_else(|| format!("unknown split `{s}`: expected whole, every-byte or random:SEED")),
+                .ok_or_else(|| {
+                    format!("unknown split `{s}`: expected whole, every-byte or random:SEED")
+                }),
         }
     }
 }

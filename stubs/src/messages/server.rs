@@ -52,8 +52,15 @@ impl MessagesStub {
     pub async fn start(config: StubConfig) -> anyhow::Result<Self> {
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
         let addr = listener.local_addr()?;
-        let state = StubState { turns: config.turns.iter().cloned().collect(), ..Default::default() };
-        let shared = Arc::new(Shared { config, started: Instant::now(), state: Mutex::new(state) });
+        let state = StubState {
+            turns: config.turns.iter().cloned().collect(),
+            ..Default::default()
+        };
+        let shared = Arc::new(Shared {
+            config,
+            started: Instant::now(),
+            state: Mutex::new(state),
+        });
         let app = Router::new()
             .fallback(handle)
             // Long conversations exceed axum's 2 MiB default; the stub must never be the limit.
@@ -67,7 +74,11 @@ impl MessagesStub {
                 })
                 .await;
         });
-        Ok(Self { addr, shared, _shutdown: tx })
+        Ok(Self {
+            addr,
+            shared,
+            _shutdown: tx,
+        })
     }
 
     pub fn base_url(&self) -> String {
@@ -98,7 +109,11 @@ async fn handle(
     body: Bytes,
 ) -> Response {
     let json: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    let path = uri.path_and_query().map(|p| p.as_str()).unwrap_or("/").to_owned();
+    let path = uri
+        .path_and_query()
+        .map(|p| p.as_str())
+        .unwrap_or("/")
+        .to_owned();
     let header_map: BTreeMap<String, String> = headers
         .iter()
         .map(|(k, v)| {
@@ -134,8 +149,14 @@ async fn handle(
             (RequestKind::Main(n), response)
         }
         Classified::Side(why) => {
-            let turn = Turn { text: Some("side answer".into()), ..Default::default() };
-            (RequestKind::Side(why), answer(&turn, 0, &json, Split::Whole))
+            let turn = Turn {
+                text: Some("side answer".into()),
+                ..Default::default()
+            };
+            (
+                RequestKind::Side(why),
+                answer(&turn, 0, &json, Split::Whole),
+            )
         }
         Classified::Other => {
             let mut response = Response::new(Body::empty());
@@ -194,9 +215,15 @@ fn answer(turn: &Turn, n: usize, request: &Value, split: Split) -> Response {
         }
         return response;
     }
-    let model = request.get("model").and_then(Value::as_str).unwrap_or("unknown");
+    let model = request
+        .get("model")
+        .and_then(Value::as_str)
+        .unwrap_or("unknown");
     let message_id = format!("msg_stub_{n:04}");
-    let streaming = request.get("stream").and_then(Value::as_bool).unwrap_or(false);
+    let streaming = request
+        .get("stream")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
     if !streaming {
         return json_response(StatusCode::OK, &turn.message_json(&message_id, model));
     }

@@ -29,7 +29,10 @@ pub fn encode_turn(turn: &Turn, message_id: &str, model: &str) -> Vec<SseEvent> 
     start["content"] = json!([]);
     start["stop_reason"] = Value::Null;
     start["usage"] = usage(1);
-    events.push(SseEvent { name: "message_start", data: json!({"type": "message_start", "message": start}) });
+    events.push(SseEvent {
+        name: "message_start",
+        data: json!({"type": "message_start", "message": start}),
+    });
     events.push(ping());
     for (index, block) in turn.content().iter().enumerate() {
         let (empty, deltas) = match block {
@@ -58,7 +61,10 @@ pub fn encode_turn(turn: &Turn, message_id: &str, model: &str) -> Vec<SseEvent> 
                 data: json!({"type": "content_block_delta", "index": index, "delta": delta}),
             });
         }
-        events.push(SseEvent { name: "content_block_stop", data: json!({"type": "content_block_stop", "index": index}) });
+        events.push(SseEvent {
+            name: "content_block_stop",
+            data: json!({"type": "content_block_stop", "index": index}),
+        });
         events.push(ping());
     }
     events.push(SseEvent {
@@ -69,12 +75,18 @@ pub fn encode_turn(turn: &Turn, message_id: &str, model: &str) -> Vec<SseEvent> 
             "usage": {"output_tokens": turn.output_tokens()},
         }),
     });
-    events.push(SseEvent { name: "message_stop", data: json!({"type": "message_stop"}) });
+    events.push(SseEvent {
+        name: "message_stop",
+        data: json!({"type": "message_stop"}),
+    });
     events
 }
 
 fn ping() -> SseEvent {
-    SseEvent { name: "ping", data: json!({"type": "ping"}) }
+    SseEvent {
+        name: "ping",
+        data: json!({"type": "ping"}),
+    }
 }
 
 /// `s` cut into up to [`DELTA_PIECES`] non-empty pieces on char boundaries.
@@ -110,7 +122,8 @@ pub fn split_chunks(body: &[u8], split: Split) -> Vec<Vec<u8>> {
                 state ^= state >> 12;
                 state ^= state << 25;
                 state ^= state >> 27;
-                let len = ((state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 58) as usize + 1).min(rest.len());
+                let len = ((state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 58) as usize + 1)
+                    .min(rest.len());
                 chunks.push(rest[..len].to_vec());
                 rest = &rest[len..];
             }
@@ -126,7 +139,11 @@ mod tests {
     #[test]
     fn tool_input_is_spread_over_several_deltas_that_reassemble() {
         let turn = Turn {
-            blocks: vec![Block::ToolUse { id: "t1".into(), name: "Read".into(), input: json!({"file_path": "/tmp/é.txt"}) }],
+            blocks: vec![Block::ToolUse {
+                id: "t1".into(),
+                name: "Read".into(),
+                input: json!({"file_path": "/tmp/é.txt"}),
+            }],
             ..Default::default()
         };
         let events = encode_turn(&turn, "msg_1", "m");
@@ -134,20 +151,34 @@ mod tests {
             .iter()
             .filter_map(|e| e.data["delta"]["partial_json"].as_str())
             .collect();
-        assert!(partials.len() > 1, "expected several input_json_delta events, got {partials:?}");
+        assert!(
+            partials.len() > 1,
+            "expected several input_json_delta events, got {partials:?}"
+        );
         let joined: String = partials.concat();
-        assert_eq!(serde_json::from_str::<Value>(&joined).unwrap(), json!({"file_path": "/tmp/é.txt"}));
+        assert_eq!(
+            serde_json::from_str::<Value>(&joined).unwrap(),
+            json!({"file_path": "/tmp/é.txt"})
+        );
         let names: Vec<_> = events.iter().map(|e| e.name).collect();
         assert_eq!(names.first(), Some(&"message_start"));
         assert_eq!(names.last(), Some(&"message_stop"));
         assert!(names.contains(&"ping"));
-        assert_eq!(events[events.len() - 2].data["delta"]["stop_reason"], "tool_use");
+        assert_eq!(
+            events[events.len() - 2].data["delta"]["stop_reason"],
+            "tool_use"
+        );
     }
 
     #[test]
     fn every_split_concatenates_back_to_the_body() {
         let body = b"event: ping\ndata: {}\n\n".repeat(20);
-        for split in [Split::Whole, Split::EveryByte, Split::Random(1), Split::Random(99)] {
+        for split in [
+            Split::Whole,
+            Split::EveryByte,
+            Split::Random(1),
+            Split::Random(99),
+        ] {
             let chunks = split_chunks(&body, split);
             assert_eq!(chunks.concat(), body, "{split}");
             assert!(chunks.iter().all(|c| !c.is_empty()));
