@@ -79,6 +79,18 @@ pub struct CheckOutcome {
     pub expected_difference: Option<String>,
 }
 
+impl CheckOutcome {
+    /// An outcome that is not an expected difference.
+    pub fn new(name: impl Into<String>, ok: bool, detail: impl Into<String>) -> Self {
+        CheckOutcome {
+            name: name.into(),
+            ok,
+            detail: detail.into(),
+            expected_difference: None,
+        }
+    }
+}
+
 impl CheckSpec {
     /// Names the first missing or misplaced field, for the scenario loader's error.
     pub fn validate(&self) -> Result<(), (&'static str, String)> {
@@ -217,31 +229,28 @@ pub fn evaluate(spec: &CheckSpec, target: &str, run: &RunOutcome) -> CheckOutcom
     let name = spec.describe();
     let seed_verdict = check(spec, run);
     let Some(diff) = spec.difference_for(target) else {
-        return CheckOutcome {
+        return CheckOutcome::new(
             name,
-            ok: seed_verdict.is_ok(),
-            detail: seed_verdict.err().unwrap_or_default(),
-            expected_difference: None,
-        };
+            seed_verdict.is_ok(),
+            seed_verdict.err().unwrap_or_default(),
+        );
     };
     let reason = diff.reason.clone().unwrap_or_default();
     match (check(&spec.overlaid(diff), run), seed_verdict) {
         (Ok(()), _) => CheckOutcome { name, ok: true, detail: String::new(), expected_difference: Some(reason) },
-        (Err(_), Ok(())) => CheckOutcome {
+        (Err(_), Ok(())) => CheckOutcome::new(
             name,
-            ok: false,
-            detail: format!(
+            false,
+            format!(
                 "expected difference no longer observed: {target} now behaves as the seed documents; \
                  remove `differs.\"{target}\"` ({reason})"
             ),
-            expected_difference: None,
-        },
-        (Err(detail), Err(_)) => CheckOutcome {
+        ),
+        (Err(detail), Err(_)) => CheckOutcome::new(
             name,
-            ok: false,
-            detail: format!("{detail}\n(neither the seed's expectation nor the documented difference holds: {reason})"),
-            expected_difference: None,
-        },
+            false,
+            format!("{detail}\n(neither the seed's expectation nor the documented difference holds: {reason})"),
+        ),
     }
 }
 

@@ -41,12 +41,11 @@ pub async fn probe(scenario: &Scenario, target: &Target, records: Option<&Path>)
         let run = match run_scenario(scenario, target, split).await {
             Ok(run) => run,
             Err(e) => {
-                checks.push(CheckOutcome {
-                    name: format!("run ({split})"),
-                    ok: false,
-                    detail: format!("{e:#}"),
-                    expected_difference: None,
-                });
+                checks.push(CheckOutcome::new(
+                    format!("run ({split})"),
+                    false,
+                    format!("{e:#}"),
+                ));
                 continue;
             }
         };
@@ -55,16 +54,15 @@ pub async fn probe(scenario: &Scenario, target: &Target, records: Option<&Path>)
         let mut run_checks = builtin_checks(scenario, &run);
         if let Some((first_split, first)) = &first_trace {
             let same = *first == trace;
-            run_checks.push(CheckOutcome {
-                name: format!("split {split} gives the same trace as {first_split}"),
-                ok: same,
-                detail: if same {
+            run_checks.push(CheckOutcome::new(
+                format!("split {split} gives the same trace as {first_split}"),
+                same,
+                if same {
                     String::new()
                 } else {
                     crate::check::text_diff(first, &trace)
                 },
-                expected_difference: None,
-            });
+            ));
         } else {
             run_checks.extend(
                 scenario
@@ -98,10 +96,10 @@ fn builtin_checks(scenario: &Scenario, run: &RunOutcome) -> Vec<CheckOutcome> {
         let lines: Vec<&str> = s.lines().collect();
         lines[lines.len().saturating_sub(8)..].join("\n")
     };
-    out.push(CheckOutcome {
-        name: "finished before the timeout".into(),
-        ok: !run.timed_out,
-        detail: if run.timed_out {
+    out.push(CheckOutcome::new(
+        "finished before the timeout",
+        !run.timed_out,
+        if run.timed_out {
             format!(
                 "killed after {} ms with {} main-loop requests recorded\nstdout tail:\n{}\nstderr tail:\n{}",
                 scenario.timeout().as_millis(),
@@ -112,8 +110,7 @@ fn builtin_checks(scenario: &Scenario, run: &RunOutcome) -> Vec<CheckOutcome> {
         } else {
             String::new()
         },
-        expected_difference: None,
-    });
+    ));
     let detail = match (run.exhausted_at, run.turns_left) {
         (Some(n), _) => format!(
             "the script was exhausted at main-loop request {n} ({} turns scripted)",
@@ -125,11 +122,10 @@ fn builtin_checks(scenario: &Scenario, run: &RunOutcome) -> Vec<CheckOutcome> {
             scenario.turns.len()
         ),
     };
-    out.push(CheckOutcome {
-        name: "script played exactly".into(),
-        ok: detail.is_empty(),
+    out.push(CheckOutcome::new(
+        "script played exactly",
+        detail.is_empty(),
         detail,
-        expected_difference: None,
-    });
+    ));
     out
 }

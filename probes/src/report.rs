@@ -27,12 +27,7 @@ impl Report {
             id: id.into(),
             target: target.into(),
             status: Status::Skip,
-            checks: vec![CheckOutcome {
-                name: "applies".into(),
-                ok: true,
-                detail: why.into(),
-                expected_difference: None,
-            }],
+            checks: vec![CheckOutcome::new("applies", true, why)],
             duration_ms: 0,
         }
     }
@@ -55,6 +50,14 @@ impl Report {
             checks,
             duration_ms,
         }
+    }
+
+    /// Adds a check decided after the probe (e.g. the snapshot), keeping the status in step.
+    pub fn push(&mut self, check: CheckOutcome) {
+        if !check.ok && self.status == Status::Pass {
+            self.status = Status::Fail;
+        }
+        self.checks.push(check);
     }
 
     pub fn expected_differences(&self) -> usize {

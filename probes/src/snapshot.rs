@@ -39,17 +39,21 @@ pub enum Verdict {
 }
 
 /// Compares `body` with the stored snapshot; on any difference writes `.snap.new` (or, with
-/// `accept`, the snapshot itself).
+/// `accept`, the snapshot itself). A `.snap.new` left by an earlier run is removed once the stored
+/// snapshot holds this trace, so no pending review outlives what it proposed.
 pub fn compare(path: &Path, id: &str, body: &str, accept: bool) -> std::io::Result<Verdict> {
+    let pending = path.with_extension("snap.new");
     let stored = read(path);
     if stored.as_deref() == Some(body.trim_end()) {
+        remove_if_present(&pending)?;
         return Ok(Verdict::Same);
     }
     std::fs::create_dir_all(path.parent().expect("has a parent"))?;
     let target = if accept {
+        remove_if_present(&pending)?;
         path.to_owned()
     } else {
-        path.with_extension("snap.new")
+        pending
     };
     std::fs::write(&target, render(id, body))?;
     Ok(match stored {
@@ -59,6 +63,13 @@ pub fn compare(path: &Path, id: &str, body: &str, accept: bool) -> std::io::Resu
             target,
         ),
     })
+}
+
+fn remove_if_present(path: &Path) -> std::io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -91,5 +102,19 @@ mod tests {
             }
             _ => panic!("expected a change"),
         }
+        let pending = p.with_extension("snap.new");
+        assert!(pending.exists());
+        assert!(matches!(
+            compare(&p, "core.x", "a\nb", false).unwrap(),
+            Verdict::Same
+        ));
+        assert!(
+            !pending.exists(),
+            "a pending trace equal to the stored one is cleared"
+        );
+        compare(&p, "core.x", "a\nc", false).unwrap();
+        compare(&p, "core.x", "a\nc", true).unwrap();
+        assert!(!pending.exists(), "accepting clears the pending trace");
+        assert_eq!(read(&p).unwrap(), "a\nc");
     }
 }

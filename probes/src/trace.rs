@@ -50,33 +50,25 @@ pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
         .unwrap(),
         None => writeln!(out, "result: none").unwrap(),
     }
-    let kinds: Vec<String> = events.iter().map(wire::event_kind).collect();
     // Counts, not the interleaving: the real binary emits a tool's result while later blocks still
     // stream, so the order of assistant and user events depends on timing. Scenarios that document
-    // an order check it with an `events` check.
-    let mut counts: Vec<(String, usize)> = Vec::new();
-    for kind in &kinds {
-        match counts.iter_mut().find(|(k, _)| k == kind) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((kind.clone(), 1)),
+    // an order check it with an `events` check. Keys are shown for each kind's first event.
+    let mut kinds: Vec<(String, usize, &Value)> = Vec::new();
+    for event in &events {
+        let kind = wire::event_kind(event);
+        match kinds.iter_mut().find(|(k, _, _)| *k == kind) {
+            Some((_, n, _)) => *n += 1,
+            None => kinds.push((kind, 1, event)),
         }
     }
-    let counts: Vec<String> = counts.iter().map(|(k, n)| format!("{k} ×{n}")).collect();
+    let counts: Vec<String> = kinds.iter().map(|(k, n, _)| format!("{k} ×{n}")).collect();
     writeln!(out, "stdout: {}", counts.join(", ")).unwrap();
-    let mut seen_kinds = Vec::new();
-    for (event, kind) in events.iter().zip(&kinds) {
-        if seen_kinds.contains(kind) {
-            continue;
-        }
-        seen_kinds.push(kind.clone());
+    for (kind, _, event) in &kinds {
         writeln!(out, "  {kind} keys: {}", keys(event, 2)).unwrap();
     }
 
-    let plain: Vec<&str> = run
-        .stdout
-        .lines()
-        .filter(|l| serde_json::from_str::<Value>(l).is_err())
-        .collect();
+    // `stdout_events` keeps a line that is not JSON as a string.
+    let plain: Vec<&str> = events.iter().filter_map(Value::as_str).collect();
     if !plain.is_empty() {
         writeln!(out, "stdout text:").unwrap();
         for line in plain {

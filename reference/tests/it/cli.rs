@@ -10,60 +10,63 @@ fn reference() -> Command {
     cmd
 }
 
-#[test]
-fn unknown_option_is_named_like_commander_does() {
+/// `args` is a usage error: exit 1, exactly `stderr`, nothing on stdout.
+fn usage_error(args: &[&str], stderr: &str) {
     reference()
-        .args(["-p", "hi", "--bogus-flag"])
+        .args(args)
+        .write_stdin("")
         .assert()
         .code(1)
-        .stderr("error: unknown option '--bogus-flag'\n")
+        .stderr(stderr.to_owned())
         .stdout("");
 }
 
 #[test]
+fn unknown_option_is_named_like_commander_does() {
+    usage_error(
+        &["-p", "hi", "--bogus-flag"],
+        "error: unknown option '--bogus-flag'\n",
+    );
+}
+
+#[test]
 fn stream_json_requires_verbose() {
-    reference()
-        .args(["-p", "hi", "--output-format", "stream-json"])
-        .assert()
-        .code(1)
-        .stderr("Error: When using --print, --output-format=stream-json requires --verbose\n");
+    usage_error(
+        &["-p", "hi", "--output-format", "stream-json"],
+        "Error: When using --print, --output-format=stream-json requires --verbose\n",
+    );
 }
 
 #[test]
 fn an_invalid_output_format_lists_the_choices() {
-    reference()
-        .args(["-p", "hi", "--output-format", "xml"])
-        .assert()
-        .code(1)
-        .stderr("error: option '--output-format <format>' argument 'xml' is invalid. Allowed choices are text, json, stream-json.\n");
+    usage_error(
+        &["-p", "hi", "--output-format", "xml"],
+        "error: option '--output-format <format>' argument 'xml' is invalid. Allowed choices are text, json, stream-json.\n",
+    );
 }
 
 #[test]
 fn an_invalid_permission_mode_lists_the_choices() {
-    reference()
-        .args(["-p", "hi", "--permission-mode", "bogus"])
-        .assert()
-        .code(1)
-        .stderr("error: option '--permission-mode <mode>' argument 'bogus' is invalid. Allowed choices are acceptEdits, auto, bypassPermissions, manual, dontAsk, plan.\n");
+    usage_error(
+        &["-p", "hi", "--permission-mode", "bogus"],
+        "error: option '--permission-mode <mode>' argument 'bogus' is invalid. Allowed choices are acceptEdits, auto, bypassPermissions, manual, dontAsk, plan.\n",
+    );
 }
 
 #[test]
 fn a_session_id_must_be_a_uuid() {
-    reference()
-        .args(["-p", "hi", "--session-id", "notauuid"])
-        .assert()
-        .code(1)
-        .stderr("Error: Invalid session ID. Must be a valid UUID.\n");
+    usage_error(
+        &["-p", "hi", "--session-id", "notauuid"],
+        "Error: Invalid session ID. Must be a valid UUID.\n",
+    );
 }
 
 #[test]
 fn print_without_a_prompt_or_stdin_fails() {
-    reference()
-        .args(["-p"])
-        .write_stdin("")
-        .assert()
-        .code(1)
-        .stderr("Error: Input must be provided either through stdin or as a prompt argument when using --print\n");
+    usage_error(
+        &["-p"],
+        "Error: Input must be provided either through stdin or as a prompt argument when using --print\n",
+    );
 }
 
 #[test]
