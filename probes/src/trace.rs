@@ -130,12 +130,36 @@ pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
             }
             _ => 0,
         };
-        for message in &messages[skip..] {
+        let mut tool_uses: Vec<&str> = Vec::new();
+        for (m, message) in messages.iter().enumerate() {
             let role = message["role"].as_str().unwrap_or("?");
-            let rendered: Vec<String> = wire::blocks(message)
-                .iter()
-                .map(|b| block(run, b, prompt))
-                .collect();
+            let mut blocks = wire::blocks(message);
+            if role == "assistant" {
+                tool_uses = blocks.iter().filter_map(|b| b["id"].as_str()).collect();
+            } else {
+                // The real binary lists parallel results as they complete; order them by their
+                // tool_use so a race does not change the trace (`pairing` checks the answer set).
+                blocks.sort_by_key(|b| {
+                    let id = b["tool_use_id"].as_str();
+                    tool_uses
+                        .iter()
+                        .position(|u| Some(*u) == id)
+                        .unwrap_or(usize::MAX)
+                });
+            }
+            if m < skip {
+                continue;
+            }
+            let mut rendered: Vec<String> = blocks.iter().map(|b| block(run, b, prompt)).collect();
+            let appended = blocks.iter().filter_map(|b| {
+                wire::split_appended_reminder(b["content"].as_str().unwrap_or("")).1
+            });
+            for note in appended {
+                rendered.push(format!(
+                    "system-reminder appended to the last result ({} chars)",
+                    redact(run, note).chars().count()
+                ));
+            }
             writeln!(out, "  {role}: {}", rendered.join(" | ")).unwrap();
         }
         previous = Some((tools, messages));
@@ -188,7 +212,7 @@ fn block(run: &RunOutcome, b: &Value, prompt: &str) -> String {
             "tool_result {} {} {}",
             b["tool_use_id"].as_str().unwrap_or("?"),
             if wire::is_error(b) { "error" } else { "ok" },
-            text(run, &wire::tool_result_text(b))
+            text(run, &wire::tool_result_own_text(b))
         ),
         Some(other) => other.to_owned(),
     }

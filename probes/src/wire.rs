@@ -60,12 +60,20 @@ pub fn tool_result_text(block: &Value) -> String {
 
 /// The tool's own result: the text without a context note the client appended after it (the real
 /// binary adds a `<system-reminder>` with the remaining token budget to the last result of a
-/// message). Checks compare this; traces keep the whole text.
+/// message). Checks compare this; traces show the note apart.
 pub fn tool_result_own_text(block: &Value) -> String {
-    let text = tool_result_text(block);
+    split_appended_reminder(&tool_result_text(block))
+        .0
+        .to_owned()
+}
+
+/// `text` as (the tool's own text, the `\n\n<system-reminder>…` the client appended, if any).
+pub fn split_appended_reminder(text: &str) -> (&str, Option<&str>) {
     match text.rfind("\n\n<system-reminder>") {
-        Some(at) if text.trim_end().ends_with("</system-reminder>") => text[..at].to_owned(),
-        _ => text,
+        Some(at) if text.trim_end().ends_with("</system-reminder>") => {
+            (&text[..at], Some(&text[at..]))
+        }
+        _ => (text, None),
     }
 }
 
