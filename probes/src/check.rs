@@ -39,6 +39,11 @@ pub enum CheckKind {
     Stderr,
     /// Standard output as text: `contains`, `not_contains`, `equals`.
     Stdout,
+    /// What fake MCP server `server` saw: `absent` (never started or dialled), `counts` (client →
+    /// server messages by method, `response` for answers), `order` (their exact sequence),
+    /// `includes`/`excludes` (methods), `contains`/`not_contains` (its log as text), `method` with
+    /// `gaps_ms` (the least wait between consecutive messages of that method).
+    Mcp,
 }
 
 /// One `[[check]]` table. Which fields apply depends on `kind`; `validate` says which are missing.
@@ -62,6 +67,10 @@ pub struct CheckSpec {
     pub order: Option<Vec<String>>,
     pub events: Option<Vec<String>>,
     pub keys: Option<BTreeMap<String, Vec<String>>>,
+    pub server: Option<String>,
+    pub counts: Option<BTreeMap<String, i64>>,
+    pub method: Option<String>,
+    pub gaps_ms: Option<Vec<u64>>,
     /// Why a target differs; required inside `differs.<target>`.
     pub reason: Option<String>,
     /// Per-target expectations that replace fields of this check: `differs."claude@2.1.235"`.
@@ -95,7 +104,7 @@ impl CheckSpec {
     /// Names the first missing or misplaced field, for the scenario loader's error.
     pub fn validate(&self) -> Result<(), (&'static str, String)> {
         let Some(kind) = self.kind else {
-            return Err(("kind", "missing: one of exit, result, requests, tools, tool_result, pairing, file, events, stderr, stdout".into()));
+            return Err(("kind", "missing: one of exit, result, requests, tools, tool_result, pairing, file, events, stderr, stdout, mcp".into()));
         };
         let need = |ok: bool, field: &'static str, what: &str| {
             if ok {
@@ -140,6 +149,14 @@ impl CheckSpec {
                 "events",
                 "events or keys",
             )?,
+            CheckKind::Mcp => {
+                need(self.server.is_some(), "server", "the `[[mcp_server]]` name")?;
+                need(
+                    self.gaps_ms.is_none() || self.method.is_some(),
+                    "method",
+                    "the method whose gaps `gaps_ms` states",
+                )?
+            }
             CheckKind::Result | CheckKind::Pairing | CheckKind::Stderr | CheckKind::Stdout => {}
         }
         for (target, spec) in self.differs.iter().flatten() {
@@ -178,6 +195,10 @@ impl CheckSpec {
             order,
             events,
             keys,
+            server,
+            counts,
+            method,
+            gaps_ms,
             reason
         )
     }
@@ -205,6 +226,9 @@ impl CheckSpec {
         if let Some(p) = &self.path {
             parts.push(p.clone());
         }
+        if let Some(s) = &self.server {
+            parts.push(s.clone());
+        }
         parts.join(" ")
     }
 }
@@ -221,6 +245,7 @@ fn kind_name(kind: CheckKind) -> &'static str {
         CheckKind::Events => "events",
         CheckKind::Stderr => "stderr",
         CheckKind::Stdout => "stdout",
+        CheckKind::Mcp => "mcp",
     }
 }
 
@@ -410,6 +435,7 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
         }
         CheckKind::Stderr => text_expectations(spec, &run.places.redact(&run.stderr)),
         CheckKind::Stdout => text_expectations(spec, &run.places.redact(&run.stdout)),
+        CheckKind::Mcp => crate::mcp::check(spec, run),
     }
 }
 
@@ -459,7 +485,7 @@ fn pairing(requests: &[&Value]) -> Result<(), String> {
     Ok(())
 }
 
-fn text_expectations(spec: &CheckSpec, seen: &str) -> Result<(), String> {
+pub(crate) fn text_expectations(spec: &CheckSpec, seen: &str) -> Result<(), String> {
     if let Some(want) = &spec.equals {
         let want = want
             .as_str()
@@ -499,7 +525,7 @@ fn field_eq<T: PartialEq + std::fmt::Debug>(field: &str, want: T, seen: T) -> Re
     }
 }
 
-fn expected_seen(want: impl std::fmt::Display, seen: impl std::fmt::Display) -> String {
+pub(crate) fn expected_seen(want: impl std::fmt::Display, seen: impl std::fmt::Display) -> String {
     format!("expected {want}, seen {seen}")
 }
 
@@ -530,7 +556,7 @@ pub fn text_diff(want: &str, seen: &str) -> String {
     }
 }
 
-fn list_diff(want: &[impl AsRef<str>], seen: &[&str]) -> String {
+pub(crate) fn list_diff(want: &[impl AsRef<str>], seen: &[&str]) -> String {
     let want = want
         .iter()
         .map(|s| format!("{}\n", s.as_ref()))

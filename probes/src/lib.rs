@@ -5,6 +5,7 @@
 //! the stubs' sockets. Nothing here links the reference agent.
 
 pub mod check;
+pub mod mcp;
 pub mod placeholders;
 pub mod probe;
 pub mod record;

@@ -1,5 +1,5 @@
-//! `{cwd}` and `{home}` in scenario files: the run's own temporary directories, known only at run
-//! time.
+//! `{cwd}`, `{home}` and `{mcp_config}` in scenario files: the run's own temporary directories and
+//! files, known only at run time.
 
 use serde_json::Value;
 
@@ -8,11 +8,15 @@ use serde_json::Value;
 pub struct Places {
     pub cwd: String,
     pub home: String,
+    /// The MCP config file `[[mcp_server]]` entries with `place = "flag"` are written to.
+    pub mcp_config: String,
 }
 
 impl Places {
     pub fn expand(&self, s: &str) -> String {
-        s.replace("{cwd}", &self.cwd).replace("{home}", &self.home)
+        s.replace("{cwd}", &self.cwd)
+            .replace("{home}", &self.home)
+            .replace("{mcp_config}", &self.mcp_config)
     }
 
     /// Expands every string inside a JSON value (keys included).
@@ -34,6 +38,7 @@ impl Places {
     /// The reverse: volatile run paths replaced by their placeholders, for traces and records.
     pub fn redact(&self, s: &str) -> String {
         // The longer path first, in case one contains the other.
+        let s = s.replace(self.mcp_config.as_str(), "{mcp_config}");
         let (a, an, b, bn) = if self.cwd.len() >= self.home.len() {
             (&self.cwd, "{cwd}", &self.home, "{home}")
         } else {
@@ -52,6 +57,7 @@ mod tests {
         let p = Places {
             cwd: "/tmp/run-1/work".into(),
             home: "/tmp/run-1".into(),
+            mcp_config: "/tmp/run/mcp-config.json".into(),
         };
         let s = p.expand("{cwd}/a.txt and {home}/.claude");
         assert_eq!(s, "/tmp/run-1/work/a.txt and /tmp/run-1/.claude");

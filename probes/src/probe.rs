@@ -127,5 +127,17 @@ fn builtin_checks(scenario: &Scenario, run: &RunOutcome) -> Vec<CheckOutcome> {
         detail.is_empty(),
         detail,
     ));
+    if !run.mcp.is_empty() && !run.timed_out {
+        let left: Vec<String> = run
+            .mcp_survivors
+            .iter()
+            .map(|(name, pid)| format!("{name} (pid {pid})"))
+            .collect();
+        out.push(CheckOutcome::new(
+            "no MCP server process outlived the target",
+            left.is_empty(),
+            format!("still running after the target exited: {}", left.join(", ")),
+        ));
+    }
     out
 }

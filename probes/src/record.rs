@@ -23,6 +23,9 @@ pub struct ProbeRecord<'a> {
     pub stdout: &'a str,
     pub stderr: &'a str,
     pub requests: &'a [RecordedRequest],
+    /// Each fake MCP server's log (timestamps in ms since the Unix epoch).
+    pub mcp: &'a std::collections::BTreeMap<String, crate::mcp::ServerRecord>,
+    pub mcp_survivors: &'a [(String, u32)],
     pub checks: &'a [CheckOutcome],
 }
 
@@ -46,6 +49,8 @@ pub fn write(
         stdout: &run.stdout,
         stderr: &run.stderr,
         requests: &run.requests,
+        mcp: &run.mcp,
+        mcp_survivors: &run.mcp_survivors,
         checks,
     };
     let path = dir

@@ -11,6 +11,7 @@ use serde_json::Value;
 use stubs::messages::{Block, FileWrite, MessagesStub, RecordedRequest, Split, StubConfig, Turn};
 use tokio::io::AsyncReadExt;
 
+use crate::mcp::ServerRecord;
 use crate::placeholders::Places;
 use crate::scenario::{Fixture, Scenario};
 use crate::target::Target;
@@ -25,6 +26,9 @@ const SECRET_ENV: &[&str] = &[
     "ANTHROPIC_AUTH_TOKEN",
     "CLAUDE_CODE_SESSION_ACCESS_TOKEN",
 ];
+
+/// How long a fake MCP server may take to finish exiting after the target did.
+const SERVER_EXIT_GRACE: Duration = Duration::from_millis(500);
 
 pub struct RunOutcome {
     pub target: String,
@@ -44,6 +48,10 @@ pub struct RunOutcome {
     pub places: Places,
     pub cwd: PathBuf,
     pub home: PathBuf,
+    /// What each fake MCP server saw, by its config name.
+    pub mcp: BTreeMap<String, ServerRecord>,
+    /// Fake MCP server processes still running after the target exited, `(name, pid)`.
+    pub mcp_survivors: Vec<(String, u32)>,
     /// Keeps the run's directories alive until checks have read them.
     _root: tempfile::TempDir,
 }
@@ -73,11 +81,15 @@ pub async fn run_scenario(
     let places = Places {
         cwd: cwd.display().to_string(),
         home: home.display().to_string(),
+        mcp_config: base.join("mcp-config.json").display().to_string(),
     };
     for fixture in &scenario.files {
         write_fixture(fixture, &places, &cwd, &home)
             .with_context(|| format!("{}: fixture `{}`", scenario.path.display(), fixture.path))?;
     }
+    let mcp = crate::mcp::setup(&scenario.mcp_servers, &base, &places, &cwd, &home)
+        .await
+        .with_context(|| format!("{}: MCP servers", scenario.path.display()))?;
 
     let turns = scenario
         .turns
@@ -168,6 +180,13 @@ pub async fn run_scenario(
             (None, true)
         }
     };
+    // A server still running once the target is gone was left behind (checked, then ended).
+    let mcp_survivors = if timed_out {
+        Vec::new()
+    } else {
+        mcp.survivors(SERVER_EXIT_GRACE).await
+    };
+    mcp.kill(&mcp_survivors);
     // Whatever the target left running in its group goes with it.
     kill_group(pid);
     let duration = started.elapsed();
@@ -198,6 +217,8 @@ pub async fn run_scenario(
         places,
         cwd,
         home,
+        mcp: mcp.records(),
+        mcp_survivors,
         _root: root,
     })
 }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+use stubs::mcp::McpScript;
 use stubs::messages::{Split, Turn};
 use toml::Spanned;
 
@@ -45,6 +46,9 @@ pub struct Scenario {
     /// Fixture files written before the run; `~/` paths land in the run's HOME.
     #[serde(default, rename = "file")]
     pub files: Vec<Fixture>,
+    /// Fake MCP servers, declared to the target where each says (`place`).
+    #[serde(default, rename = "mcp_server")]
+    pub mcp_servers: Vec<McpScript>,
     #[serde(default, rename = "turn")]
     pub turns: Vec<Turn>,
     #[serde(default, rename = "check")]
@@ -131,6 +135,20 @@ impl Scenario {
                     find_line(source, "targets")
                 )));
             }
+        }
+        let mut names: Vec<&str> = Vec::new();
+        for server in &scenario.mcp_servers {
+            if server.name.is_empty() || names.contains(&server.name.as_str()) {
+                return Err(err(format!(
+                    "line {}: `[[mcp_server]]` needs a `name`, unique in the scenario (`{}`)",
+                    source
+                        .lines()
+                        .position(|l| l.trim() == "[[mcp_server]]")
+                        .map_or(1, |i| i + 1),
+                    server.name
+                )));
+            }
+            names.push(&server.name);
         }
         if let Err(e) = scenario.splits() {
             return Err(err(format!(

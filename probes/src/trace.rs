@@ -100,6 +100,8 @@ pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
     )
     .unwrap();
 
+    mcp_servers(run, &mut out);
+
     let requests = run.main_requests();
     let mut previous: Option<(Vec<&str>, &[Value])> = None;
     for (i, body) in requests.iter().enumerate() {
@@ -294,5 +296,44 @@ fn type_of(schema: &Value) -> String {
             .join("|"),
         _ if schema.get("anyOf").is_some() => "anyOf".into(),
         _ => "any".into(),
+    }
+}
+
+/// Per fake MCP server: the methods it received with their counts (in order of first arrival:
+/// concurrent answers may interleave, counts do not), and the client's initialize params.
+fn mcp_servers(run: &RunOutcome, out: &mut String) {
+    for (name, record) in &run.mcp {
+        let mut counts: Vec<(&str, usize)> = Vec::new();
+        for method in record.received().filter_map(|e| e.method()) {
+            match counts.iter_mut().find(|(m, _)| *m == method) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((method, 1)),
+            }
+        }
+        let received = if counts.is_empty() {
+            "nothing".to_owned()
+        } else {
+            counts
+                .iter()
+                .map(|(m, n)| format!("{m} ×{n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        writeln!(out, "mcp {name} ({:?}): received {received}", record.transport).unwrap();
+        if let Some(init) = record.received().find(|e| e.method() == Some("initialize")) {
+            let params = &init.msg["params"];
+            writeln!(
+                out,
+                "  initialize: protocolVersion {} capabilities {} clientInfo {}",
+                params["protocolVersion"],
+                params["capabilities"],
+                keys(&params["clientInfo"], 1)
+            )
+            .unwrap();
+        }
+    }
+    if !run.mcp_survivors.is_empty() {
+        let names: Vec<&str> = run.mcp_survivors.iter().map(|(n, _)| n.as_str()).collect();
+        writeln!(out, "mcp processes left behind: {}", names.join(", ")).unwrap();
     }
 }

@@ -5,6 +5,7 @@ pub mod agent;
 pub mod api;
 pub mod cli;
 pub mod limits;
+pub mod mcp;
 pub mod permissions;
 pub mod tools;
 

@@ -68,6 +68,9 @@ fn real_main() -> i32 {
         home: std::env::var_os("HOME")
             .map(PathBuf::from)
             .unwrap_or_else(std::env::temp_dir),
+        mcp_config: args.mcp_config.clone(),
+        strict_mcp_config: args.strict_mcp_config,
+        add_dirs: args.add_dir.iter().map(PathBuf::from).collect(),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

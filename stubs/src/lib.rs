@@ -3,5 +3,6 @@
 //! Each stub records everything that crossed its socket so checks can be written against the wire,
 //! never against a target's internals. Stubs never import the reference agent.
 
+pub mod mcp;
 pub mod messages;
 pub mod redact;

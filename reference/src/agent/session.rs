@@ -4,6 +4,7 @@
 //! ends its turn.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::{json, Value};
@@ -13,9 +14,11 @@ use super::prompt;
 use super::usage::Usage;
 use crate::api::{ApiError, Client};
 use crate::limits;
-use crate::permissions::{Mode, Permissions};
-use crate::tools::{self, FileState, Tool, ToolContext};
+use crate::mcp::{self, McpRuntime, McpTool};
+use crate::permissions::{Decision, Mode, Permissions};
+use crate::tools::{self, Access, FileState, Tool, ToolContext};
 
+#[derive(Clone)]
 pub struct Config {
     pub prompt: String,
     pub model: String,
@@ -27,11 +30,52 @@ pub struct Config {
     pub api_key: Option<String>,
     pub cwd: PathBuf,
     pub home: PathBuf,
+    /// `--mcp-config` values (files or JSON) and `--strict-mcp-config`.
+    pub mcp_config: Vec<String>,
+    pub strict_mcp_config: bool,
+    /// `--add-dir` roots.
+    pub add_dirs: Vec<PathBuf>,
 }
 
-/// Runs the session and returns the process exit status.
+/// Runs the session and returns the process exit status. MCP servers are started first (after
+/// configuration, trust and policy) and shut down on every way out.
 pub async fn run(config: Config) -> i32 {
     let started = Instant::now();
+    let mcp = start_mcp(&config).await;
+    let code = converse(&config, &mcp, started).await;
+    report_mcp_errors(&mcp);
+    mcp.shutdown().await;
+    code
+}
+
+async fn start_mcp(config: &Config) -> Arc<McpRuntime> {
+    let managed = std::env::var_os("CLAUDE_REFERENCE_MANAGED_SETTINGS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(mcp::config::MANAGED_SETTINGS));
+    let candidates = mcp::config::load(&mcp::Sources {
+        mcp_config: &config.mcp_config,
+        strict: config.strict_mcp_config,
+        cwd: &config.cwd,
+        home: &config.home,
+        managed,
+    });
+    for e in &candidates.errors {
+        eprintln!("{e}");
+    }
+    let roots = mcp::roots(&config.cwd, &config.add_dirs);
+    let runtime = McpRuntime::start(candidates, roots, mcp::Budgets::from_env()).await;
+    report_mcp_errors(&runtime);
+    runtime
+}
+
+fn report_mcp_errors(mcp: &McpRuntime) {
+    for e in mcp.take_errors() {
+        eprintln!("{e}");
+    }
+}
+
+async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
+    let config = config.clone();
     let out = Output {
         format: config.format,
         session_id: config.session_id.clone(),
@@ -55,14 +99,14 @@ pub async fn run(config: Config) -> i32 {
         "{}/memory/",
         tools::persist_project_dir(&config.home, &config.cwd).display()
     );
-    let names: Vec<&str> = catalog.iter().map(|t| t.name()).collect();
-    out.event(&out.init(
-        &cwd,
-        &names,
-        &config.model,
-        config.mode.as_str(),
-        &memory_dir,
-    ));
+    // The tools request 1 carries; from then on each request's tools are fixed when the response
+    // before it completes (see `tools_for_next_request`).
+    let mut next_mcp_tools = mcp.tools_for_next_request().await;
+    let mut names: Vec<&str> = catalog.iter().map(|t| t.name()).collect();
+    names.extend(next_mcp_tools.iter().map(|t| t.wire_name.as_str()));
+    let mut init = out.init(&cwd, &names, &config.model, config.mode.as_str(), &memory_dir);
+    init["mcp_servers"] = json!(mcp.statuses());
+    out.event(&init);
 
     let mut messages =
         vec![json!({"role": "user", "content": [{"type": "text", "text": config.prompt}]})];
@@ -71,7 +115,8 @@ pub async fn run(config: Config) -> i32 {
     let mut turns = 0;
     let mut denials = Vec::new();
     loop {
-        let body = request_body(&config, &catalog, &messages);
+        let mcp_tools = std::mem::take(&mut next_mcp_tools);
+        let body = request_body(&config, &catalog, &mcp_tools, &messages);
         let answer = client
             .send(
                 &body,
@@ -86,6 +131,9 @@ pub async fn run(config: Config) -> i32 {
         };
         api_ms += answer.api_ms;
         usage.add(&answer.message);
+        // Assembly of the next request starts here: its tools are the catalogs applied by now,
+        // before this turn's tool calls run. A refresh those calls trigger lands one request later.
+        next_mcp_tools = mcp.tools_for_next_request().await;
         messages.push(answer.message.as_history());
         let tool_uses: Vec<Value> = answer.message.tool_uses().cloned().collect();
         if tool_uses.is_empty() {
@@ -111,6 +159,18 @@ pub async fn run(config: Config) -> i32 {
         }
         let mut blocks = Vec::new();
         for tool_use in &tool_uses {
+            let name = tool_use["name"].as_str().unwrap_or_default();
+            if let Some(tool) = mcp_tools.iter().find(|t| t.wire_name == name) {
+                let (block, structured, denied) = mcp_call(mcp, tool, tool_use, &ctx).await;
+                if let Some(message) = denied {
+                    let id = tool_use["id"].as_str().unwrap_or_default();
+                    out.event(&out.permission_denied(name, id, &message));
+                    denials.push(json!({"tool_name": name, "tool_use_id": id, "tool_input": tool_use["input"]}));
+                }
+                out.event(&out.user_tool_result(&block, &structured));
+                blocks.push(block);
+                continue;
+            }
             // The pipeline blocks on files and processes; let the runtime know.
             let result =
                 tokio::task::block_in_place(|| tools::run_tool(&catalog, tool_use, &mut ctx));
@@ -150,8 +210,45 @@ pub async fn run(config: Config) -> i32 {
     }
 }
 
+/// An MCP tool call through the permission decision, as its tool_result block, the stream-json
+/// `tool_use_result`, and the denial message when refused.
+async fn mcp_call(
+    mcp: &McpRuntime,
+    tool: &McpTool,
+    tool_use: &Value,
+    ctx: &ToolContext,
+) -> (Value, Value, Option<String>) {
+    let id = tool_use["id"].as_str().unwrap_or_default();
+    let error_block = |text: String| {
+        json!({"type": "tool_result", "content": text, "is_error": true, "tool_use_id": id})
+    };
+    if let Decision::Ask(message) = ctx.permissions.decide(&Access::Mcp(tool.wire_name.clone())) {
+        return (error_block(message.clone()), json!(format!("Error: {message}")), Some(message));
+    }
+    match mcp.call(tool, &tool_use["input"]).await {
+        Ok(result) => {
+            let content = mcp::result_blocks(&result);
+            let block = if result["isError"] == true {
+                json!({"type": "tool_result", "content": content, "is_error": true, "tool_use_id": id})
+            } else {
+                json!({"tool_use_id": id, "type": "tool_result", "content": content})
+            };
+            (block, content, None)
+        }
+        Err(e) => {
+            let text = mcp::call_error_text(&e);
+            (error_block(text.clone()), json!(format!("Error: {text}")), None)
+        }
+    }
+}
+
 /// The request as of now: the catalog and history are read here, at assembly, and nowhere else.
-fn request_body(config: &Config, catalog: &[&dyn Tool], messages: &[Value]) -> Value {
+fn request_body(
+    config: &Config,
+    catalog: &[&dyn Tool],
+    mcp_tools: &[McpTool],
+    messages: &[Value],
+) -> Value {
     let mut messages = messages.to_vec();
     // One cache breakpoint on the last block of the last message, as the real binary places it.
     if let Some(last) = messages
@@ -165,7 +262,11 @@ fn request_body(config: &Config, catalog: &[&dyn Tool], messages: &[Value]) -> V
         "model": config.model,
         "messages": messages,
         "system": prompt::system_blocks(&config.cwd.display().to_string()),
-        "tools": catalog.iter().map(|t| tools::definition(*t)).collect::<Vec<_>>(),
+        "tools": catalog
+            .iter()
+            .map(|t| tools::definition(*t))
+            .chain(mcp_tools.iter().map(McpTool::definition))
+            .collect::<Vec<_>>(),
         "metadata": {"user_id": json!({"session_id": config.session_id}).to_string()},
         "max_tokens": limits::API_MAX_TOKENS.get(),
         "stream": true,

@@ -79,7 +79,29 @@ pub const ALL_REAL_BINARY: &[&Limit] = &[
     &READ_MAX_FILE_BYTES,
     &BASH_DEFAULT_TIMEOUT,
     &BASH_MAX_TIMEOUT,
+    &MCP_STDIO_EXIT_WAIT,
+    &JS_TIMER_MAX_MS,
 ];
+
+pub const MCP_STDIO_EXIT_WAIT: Limit = Limit {
+    name: "mcp.stdio.exit_wait",
+    value: 2_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "TBD" },
+    what: "How long a stdio server gets to exit after its stdin closes, and after each signal, before the next step.",
+};
+
+pub const JS_TIMER_MAX_MS: Limit = Limit {
+    name: "mcp.env_timeout.max",
+    value: 2_147_483_647,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "the JavaScript timer range (2^31-1 ms) that 002:126 says positive overrides are clamped to" },
+    what: "Largest MCP timeout an environment override can set.",
+};
 
 pub const READ_MAX_FILE_BYTES: Limit = Limit {
     name: "tools.read.max_file_bytes",

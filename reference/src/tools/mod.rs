@@ -29,6 +29,8 @@ pub enum Access {
         verb: &'static str,
     },
     Execute(String),
+    /// A tool of an MCP server, by its wire name.
+    Mcp(String),
 }
 
 /// State a tool may read or change, owned by the session.

@@ -21,6 +21,8 @@ pub enum RequestKind {
 pub struct RecordedRequest {
     /// Milliseconds since the stub started.
     pub at_ms: u64,
+    /// Milliseconds since the Unix epoch, to line requests up with the MCP servers' logs.
+    pub at_unix_ms: u64,
     pub method: String,
     /// Path and query.
     pub path: String,

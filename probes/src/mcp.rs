@@ -1,0 +1,322 @@
+//! Fake MCP servers for one run: scripts written, HTTP servers started, the declaring configs
+//! written where the scenario places them (`--mcp-config {mcp_config}`, the project's
+//! `.mcp.json`, `~/.claude.json`), and afterwards each server's log and any process that
+//! outlived the target.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use serde_json::{json, Value};
+use stubs::mcp::{read_log, HttpMcpServer, LogEntry, McpScript, Place, Transport};
+
+use crate::placeholders::Places;
+
+/// The servers of one run, alive until dropped.
+pub struct McpSetup {
+    servers: Vec<Running>,
+}
+
+struct Running {
+    name: String,
+    transport: Transport,
+    log: PathBuf,
+    _http: Option<HttpMcpServer>,
+}
+
+/// What one server saw, after the run.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ServerRecord {
+    pub transport: Transport,
+    pub entries: Vec<LogEntry>,
+}
+
+impl ServerRecord {
+    /// The client → server messages in arrival order.
+    pub fn received(&self) -> impl Iterator<Item = &LogEntry> {
+        self.entries.iter().filter(|e| e.dir == "in")
+    }
+
+    pub fn started(&self) -> bool {
+        !self.entries.is_empty()
+    }
+
+    /// The pids this server ran as (several when the target restarted it).
+    pub fn pids(&self) -> Vec<u32> {
+        let mut pids: Vec<u32> = self
+            .entries
+            .iter()
+            .filter(|e| e.note.as_deref().is_some_and(|n| n.starts_with("start argv=")))
+            .map(|e| e.pid)
+            .collect();
+        pids.dedup();
+        pids
+    }
+}
+
+/// Writes scripts and configs and starts the HTTP servers; `base` is the run's private root.
+pub async fn setup(
+    servers: &[McpScript],
+    base: &Path,
+    places: &Places,
+    cwd: &Path,
+    home: &Path,
+) -> Result<McpSetup> {
+    let dir = base.join("mcp");
+    std::fs::create_dir_all(&dir)?;
+    let mut running = Vec::new();
+    let mut by_place: BTreeMap<&'static str, serde_json::Map<String, Value>> = BTreeMap::new();
+    for script in servers {
+        let script_path = dir.join(format!("{}.script.json", file_safe(&script.name)));
+        let log = dir.join(format!("{}.log.jsonl", file_safe(&script.name)));
+        let expanded: McpScript = serde_json::from_value(places.expand_json(&serde_json::to_value(script)?))?;
+        std::fs::write(&script_path, serde_json::to_vec_pretty(&expanded)?)?;
+        let (mut entry, http) = match script.transport {
+            Transport::Stdio => {
+                let mut entry = json!({
+                    "type": "stdio",
+                    "command": fake_mcp_binary()?.display().to_string(),
+                    "args": ["--script", script_path.display().to_string(), "--log", log.display().to_string()],
+                });
+                if !expanded.env.is_empty() {
+                    entry["env"] = json!(expanded.env);
+                }
+                (entry, None)
+            }
+            Transport::Http => {
+                let server = HttpMcpServer::start(expanded.clone(), &log).await?;
+                let mut entry = json!({"type": "http", "url": server.url()});
+                if !expanded.headers.is_empty() {
+                    entry["headers"] = json!(expanded.headers);
+                }
+                (entry, Some(server))
+            }
+        };
+        if script.always_load {
+            entry["alwaysLoad"] = json!(true);
+        }
+        if let Some(Value::Object(extra)) = &expanded.config {
+            for (k, v) in extra {
+                entry[k] = v.clone();
+            }
+        }
+        let place = match script.place {
+            Place::Flag => "flag",
+            Place::Project => "project",
+            Place::User => "user",
+        };
+        by_place
+            .entry(place)
+            .or_default()
+            .insert(script.name.clone(), entry);
+        running.push(Running {
+            name: script.name.clone(),
+            transport: script.transport,
+            log,
+            _http: http,
+        });
+    }
+    for (place, servers) in by_place {
+        let path = match place {
+            "flag" => PathBuf::from(&places.mcp_config),
+            "project" => cwd.join(".mcp.json"),
+            _ => home.join(".claude.json"),
+        };
+        // A fixture may already hold other keys (project approvals in ~/.claude.json).
+        let mut doc: Value = match std::fs::read_to_string(&path) {
+            Ok(text) => serde_json::from_str(&text)
+                .with_context(|| format!("fixture {} is not JSON", path.display()))?,
+            Err(_) => json!({}),
+        };
+        doc["mcpServers"] = Value::Object(servers);
+        std::fs::write(&path, serde_json::to_vec_pretty(&doc)?)?;
+    }
+    Ok(McpSetup { servers: running })
+}
+
+impl McpSetup {
+    pub fn records(&self) -> BTreeMap<String, ServerRecord> {
+        self.servers
+            .iter()
+            .map(|s| {
+                (
+                    s.name.clone(),
+                    ServerRecord {
+                        transport: s.transport,
+                        entries: read_log(&s.log),
+                    },
+                )
+            })
+            .collect()
+    }
+
+    /// stdio servers still alive `grace` after the target exited, as `(name, pid)`.
+    pub async fn survivors(&self, grace: Duration) -> Vec<(String, u32)> {
+        let deadline = tokio::time::Instant::now() + grace;
+        loop {
+            let alive: Vec<(String, u32)> = self
+                .records()
+                .into_iter()
+                .flat_map(|(name, r)| r.pids().into_iter().map(move |p| (name.clone(), p)))
+                .filter(|(_, pid)| alive(*pid))
+                .collect();
+            if alive.is_empty() || tokio::time::Instant::now() >= deadline {
+                return alive;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    }
+
+    /// Ends, by pid, every server process the target left behind.
+    pub fn kill(&self, survivors: &[(String, u32)]) {
+        for (_, pid) in survivors {
+            // SAFETY: kill(2) on a pid this run's fake server logged as its own.
+            unsafe {
+                libc::kill(*pid as i32, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+/// Running and not a zombie.
+fn alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .and_then(|rest| rest.split_whitespace().next())
+            .is_some_and(|state| state != "Z" && state != "X"),
+        Err(_) => false,
+    }
+}
+
+fn file_safe(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .collect()
+}
+
+/// The `fake-mcp` binary, built by cargo once per process (cargo decides whether it is stale),
+/// or `$CONFORMANCE_FAKE_MCP` when set.
+pub fn fake_mcp_binary() -> Result<PathBuf> {
+    static PATH: OnceLock<std::result::Result<PathBuf, String>> = OnceLock::new();
+    PATH.get_or_init(|| build_fake_mcp().map_err(|e| format!("{e:#}")))
+        .clone()
+        .map_err(anyhow::Error::msg)
+}
+
+fn build_fake_mcp() -> Result<PathBuf> {
+    if let Some(p) = std::env::var_os("CONFORMANCE_FAKE_MCP") {
+        return Ok(PathBuf::from(p));
+    }
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../stubs/Cargo.toml");
+    let output = std::process::Command::new(cargo)
+        .args(["build", "--quiet", "--message-format=json", "--bin", "fake-mcp", "--manifest-path"])
+        .arg(&manifest)
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .context("cannot run cargo to build fake-mcp")?;
+    if !output.status.success() {
+        bail!("cargo build of fake-mcp failed ({})", output.status);
+    }
+    for line in String::from_utf8_lossy(&output.stdout).lines() {
+        let Ok(msg) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        if msg["reason"] == "compiler-artifact" && msg["target"]["name"] == "fake-mcp" {
+            if let Some(exe) = msg["executable"].as_str() {
+                return Ok(PathBuf::from(exe));
+            }
+        }
+    }
+    bail!("cargo built fake-mcp but named no executable")
+}
+
+/// A server's log as text lines (`in …`, `out …`, `note …`), run paths redacted.
+pub fn render_log(record: &ServerRecord, places: &Places) -> String {
+    let mut out = String::new();
+    for e in &record.entries {
+        let line = match &e.note {
+            Some(note) => format!("note {note}"),
+            None => format!("{} {}", e.dir, e.msg),
+        };
+        out.push_str(&places.redact(&line));
+        out.push('\n');
+    }
+    out
+}
+
+/// The `mcp` check kind.
+pub fn check(spec: &crate::check::CheckSpec, run: &crate::RunOutcome) -> Result<(), String> {
+    use crate::check::{expected_seen, list_diff, text_expectations};
+    let name = spec.server.as_deref().unwrap_or_default();
+    let record = run.mcp.get(name).ok_or_else(|| {
+        format!("no `[[mcp_server]]` named `{name}` in this scenario")
+    })?;
+    let dialled = match record.transport {
+        Transport::Stdio => record.started(),
+        Transport::Http => record.entries.iter().any(|e| {
+            e.dir == "in" || e.note.as_deref().is_some_and(|n| !n.starts_with("start http"))
+        }),
+    };
+    if spec.absent == Some(true) {
+        return if dialled {
+            Err(format!(
+                "server `{name}` was started or dialled; its log:\n{}",
+                render_log(record, &run.places)
+            ))
+        } else {
+            Ok(())
+        };
+    }
+    let methods: Vec<&str> = record.received().filter_map(LogEntry::method).collect();
+    for (method, want) in spec.counts.iter().flatten() {
+        let seen = methods.iter().filter(|m| *m == method).count();
+        if seen as i64 != *want {
+            return Err(format!(
+                "`{method}` messages to `{name}`: {}\n  all received: {methods:?}",
+                expected_seen(want, seen)
+            ));
+        }
+    }
+    if let Some(order) = &spec.order {
+        if methods != order.iter().map(String::as_str).collect::<Vec<_>>() {
+            return Err(list_diff(order, &methods));
+        }
+    }
+    for want in spec.includes.iter().flatten() {
+        if !methods.contains(&want.as_str()) {
+            return Err(format!("`{name}` never received `{want}`\n  received: {methods:?}"));
+        }
+    }
+    for unwanted in spec.excludes.iter().flatten() {
+        if methods.contains(&unwanted.as_str()) {
+            return Err(format!("`{name}` received `{unwanted}`\n  received: {methods:?}"));
+        }
+    }
+    if let (Some(method), Some(want)) = (&spec.method, &spec.gaps_ms) {
+        let times: Vec<u64> = record
+            .received()
+            .filter(|e| e.method() == Some(method.as_str()))
+            .map(|e| e.t_ms)
+            .collect();
+        let gaps: Vec<u64> = times.windows(2).map(|w| w[1] - w[0]).collect();
+        let fits = gaps.len() == want.len()
+            && gaps.iter().zip(want).all(|(g, w)| g >= w && *g < w + gap_slack(*w));
+        if !fits {
+            return Err(format!(
+                "gaps between `{method}` messages: {}",
+                expected_seen(format!("{want:?} ms (each at least, within its slack)"), format!("{gaps:?} ms"))
+            ));
+        }
+    }
+    text_expectations(spec, &render_log(record, &run.places))
+}
+
+/// How late a timed retry may come: timers are not exact, a loaded machine less so.
+fn gap_slack(want_ms: u64) -> u64 {
+    (want_ms / 2).max(300)
+}

@@ -1,0 +1,357 @@
+//! Where MCP servers come from and which may be tried: `--mcp-config` (alone under
+//! `--strict-mcp-config`), user `~/.claude.json`, the project's `.mcp.json` (only once approved),
+//! then managed policy (deny first; no allowlist = no filter; an empty allowlist denies all).
+//! Nothing here spawns or dials: the output is three lists of candidates.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::transport::{HttpSpec, StdioSpec};
+
+/// Where managed settings live on Linux.
+pub const MANAGED_SETTINGS: &str = "/etc/claude-code/managed-settings.json";
+
+#[derive(Debug, Clone)]
+pub enum ServerKind {
+    Stdio(StdioSpec),
+    Http(HttpSpec),
+}
+
+#[derive(Debug, Clone)]
+pub struct ServerSpec {
+    pub name: String,
+    pub kind: ServerKind,
+    pub always_load: bool,
+}
+
+impl ServerSpec {
+    pub fn is_local(&self) -> bool {
+        matches!(self.kind, ServerKind::Stdio(_))
+    }
+}
+
+/// The outcome of configuration: who may connect, who waits for approval, who is blocked.
+#[derive(Debug, Default)]
+pub struct Candidates {
+    pub connect: Vec<ServerSpec>,
+    /// Project servers nobody approved: never spawned, shown as pending.
+    pub pending: Vec<String>,
+    /// Excluded by managed policy: never dialled.
+    pub blocked: Vec<String>,
+    /// Config errors, one line each, for stderr.
+    pub errors: Vec<String>,
+}
+
+pub struct Sources<'a> {
+    pub mcp_config: &'a [String],
+    pub strict: bool,
+    pub cwd: &'a Path,
+    pub home: &'a Path,
+    /// The managed settings file (the reference reads `CLAUDE_REFERENCE_MANAGED_SETTINGS` in
+    /// tests; the real binary's fixed system path otherwise).
+    pub managed: PathBuf,
+}
+
+pub fn load(sources: &Sources) -> Candidates {
+    let mut out = Candidates::default();
+    // Later sources override earlier ones of the same name.
+    let mut declared: BTreeMap<String, (Value, bool)> = BTreeMap::new();
+    if !sources.strict {
+        let user = read_json(&sources.home.join(".claude.json"));
+        for (name, v) in servers_of(&user) {
+            declared.insert(name, (v, true));
+        }
+        let project = read_json(&sources.cwd.join(".mcp.json"));
+        let approval = Approval::load(sources.cwd, sources.home, &user);
+        for (name, v) in servers_of(&project) {
+            if approval.approves(&name) {
+                declared.insert(name, (v, true));
+            } else {
+                declared.remove(&name);
+                out.pending.push(name);
+            }
+        }
+    }
+    for arg in sources.mcp_config {
+        let doc = if arg.trim_start().starts_with('{') {
+            serde_json::from_str(arg).map_err(|e| format!("--mcp-config: invalid JSON: {e}"))
+        } else {
+            std::fs::read_to_string(arg)
+                .map_err(|e| format!("--mcp-config {arg}: {e}"))
+                .and_then(|t| {
+                    serde_json::from_str(&t).map_err(|e| format!("--mcp-config {arg}: invalid JSON: {e}"))
+                })
+        };
+        match doc {
+            Ok(doc) => {
+                for (name, v) in servers_of(&doc) {
+                    declared.insert(name, (v, true));
+                }
+            }
+            Err(e) => out.errors.push(e),
+        }
+    }
+    let policy = Policy::load(&sources.managed);
+    for (name, (entry, _)) in declared {
+        match parse_entry(&name, &entry, sources.cwd) {
+            Ok(spec) if policy.allows(&spec) => out.connect.push(spec),
+            Ok(_) => out.blocked.push(name),
+            Err(e) => out.errors.push(e),
+        }
+    }
+    out
+}
+
+fn read_json(path: &Path) -> Value {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(Value::Null)
+}
+
+fn servers_of(doc: &Value) -> Vec<(String, Value)> {
+    doc["mcpServers"]
+        .as_object()
+        .map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+        .unwrap_or_default()
+}
+
+fn parse_entry(name: &str, v: &Value, cwd: &Path) -> Result<ServerSpec, String> {
+    let strings = |key: &str| -> BTreeMap<String, String> {
+        v[key]
+            .as_object()
+            .map(|m| {
+                m.iter()
+                    .filter_map(|(k, v)| Some((k.clone(), expand_env(v.as_str()?))))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let kind = match v["type"].as_str() {
+        None | Some("stdio") => {
+            let command = v["command"]
+                .as_str()
+                .ok_or_else(|| format!("MCP server \"{name}\": `command` is missing"))?;
+            ServerKind::Stdio(StdioSpec {
+                command: expand_env(command),
+                args: v["args"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .map(expand_env)
+                    .collect(),
+                env: strings("env"),
+                cwd: cwd.to_owned(),
+            })
+        }
+        Some("http") => ServerKind::Http(HttpSpec {
+            url: expand_env(
+                v["url"]
+                    .as_str()
+                    .ok_or_else(|| format!("MCP server \"{name}\": `url` is missing"))?,
+            ),
+            headers: strings("headers"),
+        }),
+        Some(other) => {
+            return Err(format!(
+                "MCP server \"{name}\": transport `{other}` is not supported by the reference"
+            ))
+        }
+    };
+    Ok(ServerSpec {
+        name: name.to_owned(),
+        kind,
+        always_load: v["alwaysLoad"].as_bool().unwrap_or(false),
+    })
+}
+
+/// `${VAR}` and `${VAR:-default}` from the agent's environment; an unset variable expands empty.
+fn expand_env(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let Some(end) = rest[start..].find('}') else {
+            out.push_str(&rest[start..]);
+            return out;
+        };
+        let inner = &rest[start + 2..start + end];
+        let (var, default) = inner.split_once(":-").unwrap_or((inner, ""));
+        out.push_str(&std::env::var(var).unwrap_or_else(|_| default.to_owned()));
+        rest = &rest[start + end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Project `.mcp.json` approval: `enableAllProjectMcpServers`, or the server in
+/// `enabledMcpjsonServers` (and not in `disabledMcpjsonServers`), from the settings files or the
+/// project's entry in `~/.claude.json`.
+struct Approval {
+    all: bool,
+    enabled: Vec<String>,
+    disabled: Vec<String>,
+}
+
+impl Approval {
+    fn load(cwd: &Path, home: &Path, user: &Value) -> Self {
+        let mut a = Approval {
+            all: false,
+            enabled: Vec::new(),
+            disabled: Vec::new(),
+        };
+        let project_entry = user["projects"][cwd.display().to_string()].clone();
+        let docs = [
+            read_json(&home.join(".claude/settings.json")),
+            read_json(&cwd.join(".claude/settings.json")),
+            read_json(&cwd.join(".claude/settings.local.json")),
+            project_entry,
+        ];
+        for doc in docs {
+            a.all |= doc["enableAllProjectMcpServers"].as_bool().unwrap_or(false);
+            let names = |key: &str| -> Vec<String> {
+                doc[key]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            };
+            a.enabled.extend(names("enabledMcpjsonServers"));
+            a.disabled.extend(names("disabledMcpjsonServers"));
+        }
+        a
+    }
+
+    fn approves(&self, name: &str) -> bool {
+        !self.disabled.iter().any(|n| n == name)
+            && (self.all || self.enabled.iter().any(|n| n == name))
+    }
+}
+
+/// Managed `deniedMcpServers` / `allowedMcpServers`, matched by name, full command line or URL
+/// (`*` wildcards).
+struct Policy {
+    denied: Vec<Value>,
+    allowed: Option<Vec<Value>>,
+}
+
+impl Policy {
+    fn load(path: &Path) -> Self {
+        let doc = read_json(path);
+        Policy {
+            denied: doc["deniedMcpServers"].as_array().cloned().unwrap_or_default(),
+            allowed: doc["allowedMcpServers"].as_array().cloned(),
+        }
+    }
+
+    fn allows(&self, spec: &ServerSpec) -> bool {
+        if self.denied.iter().any(|rule| matches(rule, spec)) {
+            return false;
+        }
+        match &self.allowed {
+            None => true,
+            Some(list) => list.iter().any(|rule| matches(rule, spec)),
+        }
+    }
+}
+
+fn matches(rule: &Value, spec: &ServerSpec) -> bool {
+    if let Some(name) = rule["serverName"].as_str() {
+        return name == spec.name;
+    }
+    if let Some(command) = rule["serverCommand"].as_array() {
+        let ServerKind::Stdio(s) = &spec.kind else {
+            return false;
+        };
+        let line: Vec<&str> = std::iter::once(s.command.as_str())
+            .chain(s.args.iter().map(String::as_str))
+            .collect();
+        return command.iter().map(|c| c.as_str().unwrap_or_default()).eq(line);
+    }
+    if let Some(pattern) = rule["serverUrl"].as_str() {
+        let ServerKind::Http(h) = &spec.kind else {
+            return false;
+        };
+        return wildcard(pattern, &h.url);
+    }
+    false
+}
+
+fn wildcard(pattern: &str, s: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    if parts.len() == 1 {
+        return pattern == s;
+    }
+    let mut rest = s;
+    for (i, part) in parts.iter().enumerate() {
+        if i == 0 {
+            let Some(r) = rest.strip_prefix(part) else {
+                return false;
+            };
+            rest = r;
+        } else if i == parts.len() - 1 {
+            return rest.ends_with(part);
+        } else {
+            let Some(at) = rest.find(part) else {
+                return false;
+            };
+            rest = &rest[at + part.len()..];
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn spec(name: &str, url: Option<&str>) -> ServerSpec {
+        ServerSpec {
+            name: name.into(),
+            kind: match url {
+                Some(u) => ServerKind::Http(HttpSpec {
+                    url: u.into(),
+                    headers: BTreeMap::new(),
+                }),
+                None => ServerKind::Stdio(StdioSpec {
+                    command: "node".into(),
+                    args: vec!["s.js".into()],
+                    env: BTreeMap::new(),
+                    cwd: PathBuf::from("/"),
+                }),
+            },
+            always_load: false,
+        }
+    }
+
+    #[test]
+    fn deny_wins_and_allowlists_filter_only_when_present() {
+        let p = |denied: Value, allowed: Option<Value>| Policy {
+            denied: denied.as_array().cloned().unwrap(),
+            allowed: allowed.and_then(|a| a.as_array().cloned()),
+        };
+        let a = spec("a", None);
+        let web = spec("web", Some("https://mcp.example.com/v1"));
+        assert!(p(json!([]), None).allows(&a), "no allowlist = no filter");
+        assert!(!p(json!([]), Some(json!([]))).allows(&a), "empty allowlist denies all");
+        let both = p(json!([{"serverName": "a"}]), Some(json!([{"serverName": "a"}])));
+        assert!(!both.allows(&a), "deny wins over allow");
+        let cmd = p(json!([{"serverCommand": ["node", "s.js"]}]), None);
+        assert!(!cmd.allows(&a));
+        let url = p(json!([]), Some(json!([{"serverUrl": "https://*.example.com/*"}])));
+        assert!(url.allows(&web));
+        assert!(!url.allows(&a));
+    }
+
+    #[test]
+    fn env_expansion_with_defaults() {
+        std::env::set_var("REF_MCP_TEST_VAR", "x");
+        assert_eq!(expand_env("a${REF_MCP_TEST_VAR}b${NOPE_NOT_SET:-d}"), "axbd");
+    }
+}

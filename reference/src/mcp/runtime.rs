@@ -1,0 +1,448 @@
+//! The MCP runtime of one session: connects the candidates in bounded batches, keeps one applied
+//! catalog per server, refreshes it on `list_changed`, reconnects a dropped server with backoff,
+//! runs `tools/call`, and shuts every server down.
+//!
+//! Catalog ownership: a refresh replaces a server's catalog when its `tools/list` completes (a
+//! newer generation; an older concurrent result never overwrites a newer one; a failure keeps the
+//! previous tools). The session reads the catalogs only when it assembles a request, through
+//! [`McpRuntime::tools_for_next_request`], so a request already assembled keeps its tools.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::sync::{mpsc, watch};
+
+use super::catalog::{self, Catalog, McpTool};
+use super::config::{Candidates, ServerKind, ServerSpec};
+use super::connection::{Connection, ServerEvent};
+use super::error::McpError;
+use super::transport::{HttpTransport, StdioTransport, Transport};
+use crate::limits;
+
+/// The protocol version the client asks for, as the real 2.1.235 does.
+pub const PROTOCOL_VERSION: &str = "2025-11-25";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Pending,
+    Connected,
+    Failed,
+    NeedsAuth,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pending => "pending",
+            Status::Connected => "connected",
+            Status::Failed => "failed",
+            Status::NeedsAuth => "needs-auth",
+        }
+    }
+}
+
+/// Timeouts and batch sizes, from the limits table unless the environment overrides them.
+#[derive(Debug, Clone, Copy)]
+pub struct Budgets {
+    pub connect: Duration,
+    pub request: Duration,
+    pub local_batch: usize,
+    pub remote_batch: usize,
+}
+
+impl Budgets {
+    pub fn from_env() -> Self {
+        let ms = |var: &str, default: u64| {
+            // Positive values only, clamped to what a JavaScript timer accepts.
+            let v = std::env::var(var).ok().and_then(|v| v.parse::<u64>().ok()).filter(|v| *v > 0);
+            Duration::from_millis(v.unwrap_or(default).min(limits::JS_TIMER_MAX_MS.get()))
+        };
+        let count = |var: &str, default: usize| {
+            std::env::var(var).ok().and_then(|v| v.parse::<usize>().ok()).filter(|v| *v > 0).unwrap_or(default)
+        };
+        Budgets {
+            connect: ms("MCP_TIMEOUT", limits::MCP_CONNECT_TIMEOUT.get()),
+            request: ms("MCP_TOOL_TIMEOUT", limits::MCP_REQUEST_TIMEOUT.get()),
+            local_batch: count("MCP_SERVER_CONNECTION_BATCH_SIZE", limits::MCP_CONNECT_LOCAL_BATCH_SIZE.usize()),
+            remote_batch: count("MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE", limits::MCP_CONNECT_REMOTE_BATCH_SIZE.usize()),
+        }
+    }
+}
+
+pub struct McpRuntime {
+    servers: Vec<Arc<Server>>,
+    pending: Vec<String>,
+}
+
+struct Server {
+    spec: ServerSpec,
+    budgets: Budgets,
+    roots: Value,
+    conn: Mutex<Option<Arc<Connection>>>,
+    status: Mutex<Status>,
+    capabilities: Mutex<Value>,
+    instructions: Mutex<Option<String>>,
+    catalog: Mutex<Catalog>,
+    /// Refresh sequence numbers: started, and the newest whose result was applied.
+    refresh_started: AtomicU64,
+    refresh_applied: AtomicU64,
+    /// Refreshes in flight; request assembly waits for it to reach 0.
+    in_flight: watch::Sender<usize>,
+    shutting_down: AtomicBool,
+    /// Errors the user should see (stderr), in order.
+    errors: Mutex<Vec<String>>,
+}
+
+impl McpRuntime {
+    /// Connects every candidate (stdio in batches of the local size, HTTP in batches of the
+    /// remote size, the two groups side by side) and lists their catalogs.
+    pub async fn start(candidates: Candidates, roots: Value, budgets: Budgets) -> Arc<Self> {
+        let servers: Vec<Arc<Server>> = candidates
+            .connect
+            .into_iter()
+            .map(|spec| Arc::new(Server::new(spec, budgets, roots.clone())))
+            .collect();
+        let local: Vec<_> = servers.iter().filter(|s| s.spec.is_local()).cloned().collect();
+        let remote: Vec<_> = servers.iter().filter(|s| !s.spec.is_local()).cloned().collect();
+        tokio::join!(
+            connect_in_batches(local, budgets.local_batch),
+            connect_in_batches(remote, budgets.remote_batch)
+        );
+        Arc::new(McpRuntime {
+            servers,
+            pending: candidates.pending,
+        })
+    }
+
+    /// `[{name, status}]` for the init event: connected, failed, needs-auth, pending.
+    pub fn statuses(&self) -> Vec<Value> {
+        let mut out: Vec<Value> = self
+            .servers
+            .iter()
+            .map(|s| json!({"name": s.spec.name, "status": s.status().as_str()}))
+            .collect();
+        out.extend(
+            self.pending
+                .iter()
+                .map(|n| json!({"name": n, "status": Status::Pending.as_str()})),
+        );
+        out
+    }
+
+    /// Errors to show the user, drained.
+    pub fn take_errors(&self) -> Vec<String> {
+        self.servers
+            .iter()
+            .flat_map(|s| std::mem::take(&mut *s.errors.lock().expect("not poisoned")))
+            .collect()
+    }
+
+    /// The tools a request assembled now carries: each server's applied catalog, after any
+    /// refresh already in flight has settled (bounded by the request budget).
+    pub async fn tools_for_next_request(&self) -> Vec<McpTool> {
+        for s in &self.servers {
+            let mut rx = s.in_flight.subscribe();
+            let _ = tokio::time::timeout(s.budgets.request, rx.wait_for(|n| *n == 0)).await;
+        }
+        self.servers
+            .iter()
+            .flat_map(|s| s.catalog.lock().expect("not poisoned").tools.clone())
+            .collect()
+    }
+
+    /// Server instructions, cut to the documented length, for the system prompt.
+    pub fn instructions(&self) -> Vec<(String, String)> {
+        self.servers
+            .iter()
+            .filter_map(|s| {
+                let i = s.instructions.lock().expect("not poisoned").clone()?;
+                Some((s.spec.name.clone(), i))
+            })
+            .collect()
+    }
+
+    /// Runs a tool the model called by its wire name. Never replayed: a call whose connection
+    /// drops fails with that error.
+    pub async fn call(&self, tool: &McpTool, arguments: &Value) -> Result<Value, McpError> {
+        let server = self
+            .servers
+            .iter()
+            .find(|s| s.spec.name == tool.server)
+            .ok_or_else(|| McpError::Other(format!("MCP server \"{}\" is gone", tool.server)))?;
+        server
+            .request(
+                "tools/call",
+                json!({"name": tool.name, "arguments": arguments}),
+                server.budgets.request,
+            )
+            .await
+    }
+
+    pub async fn shutdown(&self) {
+        let mut ends = Vec::new();
+        for s in &self.servers {
+            s.shutting_down.store(true, Ordering::SeqCst);
+            if let Some(conn) = s.conn.lock().expect("not poisoned").take() {
+                ends.push(async move { conn.transport().shutdown().await });
+            }
+        }
+        futures_util::future::join_all(ends).await;
+    }
+}
+
+async fn connect_in_batches(servers: Vec<Arc<Server>>, size: usize) {
+    // Not atomic: one server failing leaves the others of its batch connected.
+    for batch in servers.chunks(size.max(1)) {
+        futures_util::future::join_all(batch.iter().map(|s| s.clone().connect_and_list())).await;
+    }
+}
+
+impl Server {
+    fn new(spec: ServerSpec, budgets: Budgets, roots: Value) -> Self {
+        Server {
+            spec,
+            budgets,
+            roots,
+            conn: Mutex::new(None),
+            status: Mutex::new(Status::Pending),
+            capabilities: Mutex::new(Value::Null),
+            instructions: Mutex::new(None),
+            catalog: Mutex::new(Catalog::default()),
+            refresh_started: AtomicU64::new(0),
+            refresh_applied: AtomicU64::new(0),
+            in_flight: watch::Sender::new(0),
+            shutting_down: AtomicBool::new(false),
+            errors: Mutex::new(Vec::new()),
+        }
+    }
+
+    fn status(&self) -> Status {
+        *self.status.lock().expect("not poisoned")
+    }
+
+    fn set_status(&self, s: Status) {
+        *self.status.lock().expect("not poisoned") = s;
+    }
+
+    fn report(&self, what: impl std::fmt::Display) {
+        self.errors
+            .lock()
+            .expect("not poisoned")
+            .push(format!("MCP server \"{}\": {what}", self.spec.name));
+    }
+
+    async fn connect_and_list(self: Arc<Self>) {
+        match self.clone().connect().await {
+            Ok(()) => {
+                self.set_status(Status::Connected);
+                self.discover(true).await;
+            }
+            Err(e) => self.fail(e).await,
+        }
+    }
+
+    async fn fail(&self, e: McpError) {
+        let status = match &e {
+            McpError::Auth { .. } if !self.has_user_authorization() => Status::NeedsAuth,
+            _ => Status::Failed,
+        };
+        match (&e, status) {
+            (McpError::Auth { status, .. }, Status::Failed) => self.report(format!(
+                "AUTH_HEADER_REJECTED: the server answered {status} to the configured Authorization header"
+            )),
+            (McpError::Auth { .. }, _) => self.report("needs authentication"),
+            _ => self.report(format!("connection failed: {e}")),
+        }
+        self.set_status(status);
+        let conn = self.conn.lock().expect("not poisoned").take();
+        if let Some(conn) = conn {
+            conn.transport().shutdown().await;
+        }
+    }
+
+    fn has_user_authorization(&self) -> bool {
+        match &self.spec.kind {
+            ServerKind::Http(h) => h.headers.keys().any(|k| k.eq_ignore_ascii_case("authorization")),
+            ServerKind::Stdio(_) => false,
+        }
+    }
+
+    /// Transport, then initialize, within the connect budget.
+    async fn connect(self: Arc<Self>) -> Result<(), McpError> {
+        let (in_tx, in_rx) = mpsc::unbounded_channel();
+        let (ev_tx, ev_rx) = mpsc::unbounded_channel();
+        let transport = match &self.spec.kind {
+            ServerKind::Stdio(s) => Transport::Stdio(Arc::new(StdioTransport::spawn(s, in_tx)?)),
+            ServerKind::Http(h) => Transport::Http(Arc::new(HttpTransport::new(h, in_tx))),
+        };
+        let conn = Connection::new(transport, in_rx, ev_tx, self.roots.clone());
+        *self.conn.lock().expect("not poisoned") = Some(conn.clone());
+        tokio::spawn(self.clone().watch_events(ev_rx));
+        match tokio::time::timeout(self.budgets.connect, self.initialize(&conn)).await {
+            Ok(result) => result,
+            Err(_) => Err(McpError::Other(format!(
+                "Connection to MCP server \"{}\" timed out after {}ms",
+                self.spec.name,
+                self.budgets.connect.as_millis()
+            ))),
+        }
+    }
+
+    async fn initialize(&self, conn: &Connection) -> Result<(), McpError> {
+        let params = json!({
+            "protocolVersion": PROTOCOL_VERSION,
+            "capabilities": {"roots": {"listChanged": true}, "elicitation": {}},
+            "clientInfo": {
+                "name": "claude-code", "title": "Claude Code", "version": crate::CONTRACT_VERSION,
+                "description": "Anthropic's agentic coding tool", "websiteUrl": "https://claude.com/claude-code",
+            },
+        });
+        let result = conn.request("initialize", params, self.budgets.connect).await?;
+        let version = result["protocolVersion"].as_str().unwrap_or_default();
+        if version.is_empty() {
+            return Err(McpError::Other("initialize result has no protocolVersion".into()));
+        }
+        if let Transport::Http(h) = conn.transport() {
+            h.set_protocol_version(version);
+        }
+        *self.capabilities.lock().expect("not poisoned") = result["capabilities"].clone();
+        *self.instructions.lock().expect("not poisoned") = result["instructions"]
+            .as_str()
+            .map(|i| catalog::cut(i, limits::MCP_INITIALIZE_INSTRUCTIONS_MAX.usize()));
+        conn.notify("notifications/initialized", None).await?;
+        if let Transport::Http(h) = conn.transport() {
+            let h = h.clone();
+            tokio::spawn(async move { h.open_server_stream().await });
+        }
+        Ok(())
+    }
+
+    /// A request on the live connection; an expired HTTP session is re-initialized once and the
+    /// request retried once.
+    async fn request(&self, method: &str, params: Value, timeout: Duration) -> Result<Value, McpError> {
+        let conn = self
+            .conn
+            .lock()
+            .expect("not poisoned")
+            .clone()
+            .ok_or_else(|| McpError::Closed("not connected".into()))?;
+        match conn.request(method, params.clone(), timeout).await {
+            Err(McpError::SessionExpired) => {
+                let Transport::Http(h) = conn.transport() else {
+                    return Err(McpError::SessionExpired);
+                };
+                h.reset_session();
+                self.initialize(&conn).await?;
+                conn.request(method, params, timeout).await
+            }
+            other => other,
+        }
+    }
+
+    /// Lists what the server declared. `initial`: the first discovery, which lists every
+    /// catalog; after a reconnect only those declared `listChanged` are fetched again.
+    async fn discover(&self, initial: bool) {
+        let caps = self.capabilities.lock().expect("not poisoned").clone();
+        let wanted = |kind: &str| {
+            caps.get(kind).is_some() && (initial || caps[kind]["listChanged"] == true)
+        };
+        if wanted("tools") {
+            let seq = self.begin_refresh();
+            self.refresh_tools(seq).await;
+        }
+        for (kind, method) in [("resources", "resources/list"), ("prompts", "prompts/list")] {
+            if wanted(kind) {
+                // A failing resource or prompt listing is isolated: it touches nothing else.
+                if let Err(e) = self.request(method, Value::Null, self.budgets.request).await {
+                    self.report(format!("{method} failed: {e}"));
+                }
+            }
+        }
+    }
+
+    /// Counts a refresh as in flight and gives it its sequence number.
+    fn begin_refresh(&self) -> u64 {
+        self.in_flight.send_modify(|n| *n += 1);
+        self.refresh_started.fetch_add(1, Ordering::SeqCst) + 1
+    }
+
+    async fn refresh_tools(&self, seq: u64) {
+        let listing = catalog::list_tools(|params| self.request("tools/list", params, self.budgets.request)).await;
+        match listing {
+            Ok(listing) => {
+                if listing.capped {
+                    self.report(format!(
+                        "tools/list stopped at the {}-page cap; the tool list is incomplete",
+                        limits::MCP_TOOLS_LIST_MAX_PAGES.get()
+                    ));
+                }
+                let (tools, dropped) = catalog::convert(&self.spec.name, &listing.tools);
+                for d in dropped {
+                    self.errors.lock().expect("not poisoned").push(d);
+                }
+                // An older refresh finishing late never replaces a newer one.
+                if self.refresh_applied.fetch_max(seq, Ordering::SeqCst) < seq {
+                    let mut catalog = self.catalog.lock().expect("not poisoned");
+                    catalog.generation += 1;
+                    catalog.tools = tools;
+                }
+            }
+            Err(e) => self.report(format!("tools/list failed; keeping the previous tools: {e}")),
+        }
+        self.in_flight.send_modify(|n| *n -= 1);
+    }
+
+    async fn watch_events(self: Arc<Self>, mut events: mpsc::UnboundedReceiver<ServerEvent>) {
+        while let Some(event) = events.recv().await {
+            match event {
+                ServerEvent::Notification(m) if m == "notifications/tools/list_changed" => {
+                    // Counted in flight before this handler returns, so a request assembled
+                    // after the notification was handled waits for its refresh.
+                    let seq = self.begin_refresh();
+                    let me = self.clone();
+                    tokio::spawn(async move { me.refresh_tools(seq).await });
+                }
+                ServerEvent::Notification(_) => {}
+                ServerEvent::Closed(why) => {
+                    if self.shutting_down.load(Ordering::SeqCst) || self.status() != Status::Connected {
+                        return;
+                    }
+                    self.report(format!("connection closed: {why}"));
+                    tokio::spawn(self.clone().reconnect());
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Re-dials after 1, 2 and 4 s; on success refetches only catalogs declared `listChanged`.
+    // Boxed: connect → watch_events → reconnect → connect would be an infinitely sized future.
+    fn reconnect(self: Arc<Self>) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
+        Box::pin(async move {
+        self.set_status(Status::Failed);
+        let delays = [
+            &limits::MCP_RECONNECT_BACKOFF_1,
+            &limits::MCP_RECONNECT_BACKOFF_2,
+            &limits::MCP_RECONNECT_BACKOFF_3,
+        ];
+        for delay in delays {
+            tokio::time::sleep(delay.duration()).await;
+            if self.shutting_down.load(Ordering::SeqCst) {
+                return;
+            }
+            let old = self.conn.lock().expect("not poisoned").take();
+            if let Some(old) = old {
+                old.transport().shutdown().await;
+            }
+            if self.clone().connect().await.is_ok() {
+                self.set_status(Status::Connected);
+                self.discover(false).await;
+                return;
+            }
+        }
+        self.report("reconnect attempts exhausted");
+        })
+    }
+}

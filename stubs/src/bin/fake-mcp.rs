@@ -1,0 +1,37 @@
+//! `fake-mcp --script SCRIPT.json --log LOG.jsonl`: the fake stdio MCP server a target spawns
+//! from its MCP config. Its behaviour is the scenario's `[[mcp_server]]` script.
+
+use std::path::PathBuf;
+
+use stubs::mcp::{stdio, McpLog, McpScript};
+
+fn main() {
+    if let Err(e) = real_main() {
+        eprintln!("fake-mcp: {e:#}");
+        std::process::exit(2);
+    }
+}
+
+fn real_main() -> anyhow::Result<()> {
+    let mut script = None;
+    let mut log = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--script" => script = args.next().map(PathBuf::from),
+            "--log" => log = args.next().map(PathBuf::from),
+            other => anyhow::bail!("unknown argument `{other}` (usage: fake-mcp --script PATH --log PATH)"),
+        }
+    }
+    let script = script.ok_or_else(|| anyhow::anyhow!("--script PATH is required"))?;
+    let log = log.ok_or_else(|| anyhow::anyhow!("--log PATH is required"))?;
+    let text = std::fs::read_to_string(&script)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", script.display()))?;
+    let script: McpScript = serde_json::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", script.display()))?;
+    let log = McpLog::create(&log)?;
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?
+        .block_on(stdio::serve(script, log))
+}

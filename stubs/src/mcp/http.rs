@@ -1,0 +1,220 @@
+//! The streamable-HTTP transport of the fake MCP server, in process: `POST /mcp` carries JSON-RPC
+//! (answered as JSON, or as an event stream when a notification rides along), `GET /mcp` is the
+//! optional server stream (405 unless scripted), `DELETE /mcp` ends the session. Sessions are
+//! `Mcp-Session-Id: sess-N`, issued by initialize.
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::response::Response;
+use axum::Router;
+use serde_json::Value;
+use tokio::sync::oneshot;
+
+use super::behaviour::{Action, Behaviour};
+use super::log::McpLog;
+use super::script::McpScript;
+
+const SESSION: &str = "mcp-session-id";
+
+/// A running server. Dropping it stops it.
+pub struct HttpMcpServer {
+    addr: SocketAddr,
+    _shutdown: oneshot::Sender<()>,
+}
+
+struct Shared {
+    log: McpLog,
+    state: Mutex<HttpState>,
+}
+
+struct HttpState {
+    behaviour: Behaviour,
+    session: Option<String>,
+    issued: usize,
+}
+
+impl HttpMcpServer {
+    /// Binds 127.0.0.1 on an ephemeral port, logging to `log`.
+    pub async fn start(script: McpScript, log: &Path) -> anyhow::Result<Self> {
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
+        let addr = listener.local_addr()?;
+        let shared = Arc::new(Shared {
+            log: McpLog::create(log)?,
+            state: Mutex::new(HttpState {
+                behaviour: Behaviour::new(script),
+                session: None,
+                issued: 0,
+            }),
+        });
+        shared.log.note(format!("start http {addr}"));
+        let app = Router::new().fallback(handle).with_state(shared);
+        let (tx, rx) = oneshot::channel::<()>();
+        tokio::spawn(async move {
+            let _ = axum::serve(listener, app)
+                .with_graceful_shutdown(async {
+                    let _ = rx.await;
+                })
+                .await;
+        });
+        Ok(HttpMcpServer {
+            addr,
+            _shutdown: tx,
+        })
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}/mcp", self.addr)
+    }
+}
+
+async fn handle(
+    State(shared): State<Arc<Shared>>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let session = headers
+        .get(SESSION)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    // Whether a credential came, never its value.
+    let auth = if headers.contains_key("authorization") {
+        "present"
+    } else {
+        "absent"
+    };
+    shared.log.note(format!(
+        "{method} {} session={} authorization={auth} accept={}",
+        uri.path(),
+        session.as_deref().unwrap_or("-"),
+        headers
+            .get("accept")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("-")
+    ));
+    if uri.path() != "/mcp" {
+        return status(&shared, StatusCode::NOT_FOUND, None);
+    }
+    match method {
+        Method::POST => post(&shared, session, &body).await,
+        Method::GET => {
+            let fault = shared.state.lock().expect("not poisoned").behaviour.fault_for("GET");
+            let code = fault
+                .and_then(|f| f.status)
+                .and_then(|c| StatusCode::from_u16(c).ok())
+                .unwrap_or(StatusCode::METHOD_NOT_ALLOWED);
+            status(&shared, code, None)
+        }
+        Method::DELETE => {
+            shared.state.lock().expect("not poisoned").session = None;
+            status(&shared, StatusCode::OK, None)
+        }
+        _ => status(&shared, StatusCode::METHOD_NOT_ALLOWED, None),
+    }
+}
+
+async fn post(shared: &Shared, session: Option<String>, body: &[u8]) -> Response {
+    let msg: Value = match serde_json::from_slice(body) {
+        Ok(m) => m,
+        Err(e) => {
+            shared.log.note(format!("malformed body ({e})"));
+            return status(shared, StatusCode::BAD_REQUEST, None);
+        }
+    };
+    shared.log.message("in", &msg);
+    let is_initialize = msg["method"] == "initialize";
+    let actions = {
+        let mut state = shared.state.lock().expect("not poisoned");
+        if !is_initialize && session.is_some() && session != state.session {
+            drop(state);
+            return status(shared, StatusCode::NOT_FOUND, None);
+        }
+        state.behaviour.on_message(&msg)
+    };
+    let mut sends = Vec::new();
+    for action in actions {
+        match action {
+            Action::Send(v) => sends.push(v),
+            Action::Sleep(d) => tokio::time::sleep(d).await,
+            Action::Never => std::future::pending::<()>().await,
+            Action::Drop => {
+                shared.log.note("drop: connection closed without a response");
+                let broken = futures_util::stream::once(async {
+                    Err::<Bytes, std::io::Error>(std::io::Error::other("scripted drop"))
+                });
+                return Response::builder()
+                    .status(StatusCode::OK)
+                    .header("content-type", "application/json")
+                    .body(Body::from_stream(broken))
+                    .expect("valid response");
+            }
+            Action::Flood(n) => {
+                shared.log.note(format!("flood {n} bytes as the body"));
+                return Response::builder()
+                    .status(StatusCode::OK)
+                    .header("content-type", "application/json")
+                    .body(Body::from(vec![b'x'; n]))
+                    .expect("valid response");
+            }
+            Action::Status {
+                code,
+                www_authenticate,
+            } => {
+                let code = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+                return status(shared, code, www_authenticate);
+            }
+            Action::ForgetSession => {
+                shared.state.lock().expect("not poisoned").session = None;
+                shared.log.note("session forgotten");
+                return status(shared, StatusCode::NOT_FOUND, None);
+            }
+        }
+    }
+    if sends.is_empty() {
+        return status(shared, StatusCode::ACCEPTED, None);
+    }
+    for s in &sends {
+        shared.log.message("out", s);
+    }
+    let mut response = if sends.len() == 1 {
+        Response::builder()
+            .status(StatusCode::OK)
+            .header("content-type", "application/json")
+            .body(Body::from(sends[0].to_string()))
+    } else {
+        let stream: String = sends
+            .iter()
+            .map(|s| format!("event: message\ndata: {s}\n\n"))
+            .collect();
+        Response::builder()
+            .status(StatusCode::OK)
+            .header("content-type", "text/event-stream")
+            .body(Body::from(stream))
+    }
+    .expect("valid response");
+    if is_initialize && sends.iter().any(|s| s.get("result").is_some()) {
+        let mut state = shared.state.lock().expect("not poisoned");
+        state.issued += 1;
+        let id = format!("sess-{}", state.issued);
+        state.session = Some(id.clone());
+        response
+            .headers_mut()
+            .insert(SESSION, HeaderValue::from_str(&id).expect("ascii"));
+    }
+    response
+}
+
+fn status(shared: &Shared, code: StatusCode, www_authenticate: Option<String>) -> Response {
+    shared.log.note(format!("status {}", code.as_u16()));
+    let mut builder = Response::builder().status(code);
+    if let Some(w) = www_authenticate {
+        builder = builder.header("www-authenticate", w);
+    }
+    builder.body(Body::empty()).expect("valid response")
+}

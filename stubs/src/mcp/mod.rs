@@ -1,0 +1,14 @@
+//! Fake MCP servers with scriptable faults: the stdio server (`fake-mcp` binary) and the
+//! streamable-HTTP server (in process, axum). Both play an [`McpScript`] through the same
+//! [`Behaviour`] and log every message to a JSONL file the probe reads.
+
+mod behaviour;
+pub mod http;
+mod log;
+mod script;
+pub mod stdio;
+
+pub use behaviour::{Action, Behaviour};
+pub use http::HttpMcpServer;
+pub use log::{read as read_log, LogEntry, McpLog};
+pub use script::{expand, Fault, Generation, McpScript, Place, RpcError, ToolSpec, Transport};

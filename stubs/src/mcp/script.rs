@@ -1,0 +1,298 @@
+//! The behaviour script of one fake MCP server, as a scenario declares it (`[[mcp_server]]`).
+//!
+//! The same script drives the stdio and the streamable-HTTP server; fields that only one transport
+//! can act on (`ignore_shutdown` for stdio, `status` and `forget_session` for HTTP) say so.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpScript {
+    // How the target learns of the server (read by the probe, ignored by the server itself).
+    /// The server's name in the target's MCP config.
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub transport: Transport,
+    /// Which config declares it.
+    #[serde(default)]
+    pub place: Place,
+    /// `alwaysLoad` in the config entry (the seed's probe sets it).
+    #[serde(default = "yes")]
+    pub always_load: bool,
+    /// stdio: the config entry's `env`.
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    /// HTTP: the config entry's `headers`.
+    #[serde(default)]
+    pub headers: BTreeMap<String, String>,
+    /// Extra keys merged into the config entry as is.
+    #[serde(default)]
+    pub config: Option<Value>,
+
+    // What the server does.
+    /// `serverInfo.name` in the initialize result.
+    #[serde(default = "default_server_name")]
+    pub server_name: String,
+    /// `instructions` in the initialize result; `{repeat:N:s}` expands (see [`expand`]).
+    #[serde(default)]
+    pub instructions: Option<String>,
+    /// The initialize result's `capabilities`; by default tools with `listChanged: true`, plus
+    /// resources/prompts when the script has any.
+    #[serde(default)]
+    pub capabilities: Option<Value>,
+    /// The tool lists, one per catalog generation: generation 0 until the first
+    /// `list_changed_after_call`, then the next.
+    #[serde(default, rename = "generation")]
+    pub generations: Vec<Generation>,
+    /// After the Nth `tools/call` (1-based), move to the next generation and send
+    /// `notifications/tools/list_changed` before that call's result.
+    #[serde(default)]
+    pub list_changed_after_call: Option<usize>,
+    /// Tools per `tools/list` page; absent = one page.
+    #[serde(default)]
+    pub page_size: Option<usize>,
+    /// Every page answers the same `nextCursor` and the first page again: a cursor that never
+    /// advances.
+    #[serde(default)]
+    pub stuck_cursor: bool,
+    #[serde(default)]
+    pub resources: Vec<Value>,
+    #[serde(default)]
+    pub prompts: Vec<Value>,
+    /// Ask the client for `roots/list` after `notifications/initialized`.
+    #[serde(default)]
+    pub request_roots: bool,
+    /// stdio: keep running after stdin closes and ignore SIGTERM (only SIGKILL ends it).
+    #[serde(default)]
+    pub ignore_shutdown: bool,
+    #[serde(default, rename = "fault")]
+    pub faults: Vec<Fault>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Transport {
+    #[default]
+    Stdio,
+    Http,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Place {
+    /// The file `{mcp_config}` names, for `--mcp-config {mcp_config}`.
+    #[default]
+    Flag,
+    /// The project's `.mcp.json`.
+    Project,
+    /// `mcpServers` in `~/.claude.json`.
+    User,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn default_server_name() -> String {
+    "fake-mcp".into()
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Generation {
+    #[serde(default, rename = "tool")]
+    pub tools: Vec<ToolSpec>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolSpec {
+    pub name: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Sent as is; `{"type": "object"}` when absent.
+    #[serde(default)]
+    pub input_schema: Option<Value>,
+    /// `count = N` declares N tools named `<name>_1` … `<name>_N`.
+    #[serde(default)]
+    pub count: Option<usize>,
+    /// The text of a `tools/call` result; by default the arguments as JSON.
+    #[serde(default)]
+    pub result: Option<String>,
+    /// The result carries `isError: true`.
+    #[serde(default)]
+    pub is_error: bool,
+}
+
+/// What a server does, instead of answering normally, to the Nth request of a method.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fault {
+    /// The JSON-RPC method (`initialize`, `tools/list`, `tools/call`, …) or `GET` for the
+    /// streamable-HTTP server stream.
+    pub method: String,
+    /// Which occurrences (1-based); absent = every one.
+    #[serde(default)]
+    pub calls: Option<Vec<usize>>,
+    /// Answer a JSON-RPC error.
+    #[serde(default)]
+    pub error: Option<RpcError>,
+    /// Wait before acting.
+    #[serde(default)]
+    pub delay_ms: Option<u64>,
+    /// Never answer.
+    #[serde(default)]
+    pub never: bool,
+    /// stdio: exit the process; HTTP: close the connection without a response.
+    #[serde(default)]
+    pub drop: bool,
+    /// Write this many bytes of non-protocol data without a newline (stdio) or as the body (HTTP).
+    #[serde(default)]
+    pub flood_bytes: Option<usize>,
+    /// HTTP: answer this status with an empty body.
+    #[serde(default)]
+    pub status: Option<u16>,
+    /// HTTP: a `WWW-Authenticate` header for a 401.
+    #[serde(default)]
+    pub www_authenticate: Option<String>,
+    /// HTTP: forget every session, so this and later requests carrying an old `Mcp-Session-Id`
+    /// get 404.
+    #[serde(default)]
+    pub forget_session: bool,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RpcError {
+    pub code: i64,
+    #[serde(default = "default_error_message")]
+    pub message: String,
+}
+
+fn default_error_message() -> String {
+    "scripted error".into()
+}
+
+impl Fault {
+    pub fn applies(&self, method: &str, occurrence: usize) -> bool {
+        self.method == method
+            && self
+                .calls
+                .as_ref()
+                .is_none_or(|calls| calls.contains(&occurrence))
+    }
+}
+
+impl McpScript {
+    /// The tools of generation `g` (the last one when `g` runs past the end), `count` expanded.
+    pub fn tools(&self, g: usize) -> Vec<Value> {
+        let Some(generation) = self.generations.get(g).or(self.generations.last()) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for spec in &generation.tools {
+            match spec.count {
+                Some(n) => {
+                    for i in 1..=n {
+                        out.push(spec.definition(&format!("{}_{i}", spec.name)));
+                    }
+                }
+                None => out.push(spec.definition(&spec.name)),
+            }
+        }
+        out
+    }
+
+    pub fn tool_spec(&self, g: usize, name: &str) -> Option<&ToolSpec> {
+        let generation = self.generations.get(g).or(self.generations.last())?;
+        generation.tools.iter().find(|t| match t.count {
+            Some(_) => name
+                .strip_prefix(&t.name)
+                .and_then(|rest| rest.strip_prefix('_'))
+                .is_some_and(|n| n.parse::<usize>().is_ok()),
+            None => t.name == name,
+        })
+    }
+
+    pub fn capabilities(&self) -> Value {
+        if let Some(c) = &self.capabilities {
+            return c.clone();
+        }
+        let mut c = json!({"tools": {"listChanged": true}});
+        if !self.resources.is_empty() {
+            c["resources"] = json!({"listChanged": true});
+        }
+        if !self.prompts.is_empty() {
+            c["prompts"] = json!({"listChanged": true});
+        }
+        c
+    }
+}
+
+impl ToolSpec {
+    fn definition(&self, name: &str) -> Value {
+        let mut tool = json!({"name": name});
+        if let Some(d) = &self.description {
+            tool["description"] = json!(expand(d));
+        }
+        tool["inputSchema"] = self
+            .input_schema
+            .clone()
+            .unwrap_or_else(|| json!({"type": "object"}));
+        tool
+    }
+}
+
+/// Expands `{repeat:N:s}` to `s` repeated N times, so a scenario can state a 3,000-char
+/// description without carrying it.
+pub fn expand(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(start) = rest.find("{repeat:") {
+        out.push_str(&rest[..start]);
+        let tail = &rest[start + "{repeat:".len()..];
+        let parsed = tail.split_once(':').and_then(|(n, after)| {
+            let end = after.find('}')?;
+            Some((n.parse::<usize>().ok()?, &after[..end], &after[end + 1..]))
+        });
+        match parsed {
+            Some((n, unit, after)) => {
+                out.push_str(&unit.repeat(n));
+                rest = after;
+            }
+            None => {
+                out.push_str("{repeat:");
+                rest = tail;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeat_expands_and_leaves_other_braces() {
+        assert_eq!(expand("a{repeat:3:xy}b{cwd}"), "axyxyxyb{cwd}");
+        assert_eq!(expand("{repeat:x:y}"), "{repeat:x:y}");
+    }
+
+    #[test]
+    fn counted_tools_expand_and_resolve() {
+        let script: McpScript = serde_json::from_value(json!({
+            "generation": [{"tool": [{"name": "t", "count": 3, "result": "R"}]}]
+        }))
+        .unwrap();
+        let names: Vec<_> = script.tools(0).iter().map(|t| t["name"].clone()).collect();
+        assert_eq!(names, [json!("t_1"), json!("t_2"), json!("t_3")]);
+        assert_eq!(script.tool_spec(0, "t_2").unwrap().result.as_deref(), Some("R"));
+        assert!(script.tool_spec(0, "t_x").is_none());
+    }
+}

@@ -1,0 +1,114 @@
+//! The stdio transport of the fake MCP server: one JSON-RPC message per line on stdin and stdout,
+//! stderr for its own chatter. Run as the `fake-mcp` binary, which the target spawns.
+
+use std::sync::{Arc, Mutex};
+
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::signal::unix::{signal, SignalKind};
+
+use super::behaviour::{Action, Behaviour};
+use super::log::McpLog;
+use super::script::McpScript;
+
+pub async fn serve(script: McpScript, log: McpLog) -> anyhow::Result<()> {
+    let log = Arc::new(log);
+    let ignore_shutdown = script.ignore_shutdown;
+    log.note(format!("start argv={:?}", std::env::args().collect::<Vec<_>>()));
+    eprintln!("fake-mcp: started (this line is stderr, not protocol)");
+    let behaviour = Arc::new(Mutex::new(Behaviour::new(script)));
+    let stdout = Arc::new(tokio::sync::Mutex::new(tokio::io::stdout()));
+
+    for (kind, name) in [
+        (SignalKind::terminate(), "SIGTERM"),
+        (SignalKind::interrupt(), "SIGINT"),
+    ] {
+        let mut stream = signal(kind)?;
+        let log = log.clone();
+        tokio::spawn(async move {
+            while stream.recv().await.is_some() {
+                if ignore_shutdown {
+                    log.note(format!("{name} ignored"));
+                } else {
+                    log.note(format!("{name} exit"));
+                    std::process::exit(0);
+                }
+            }
+        });
+    }
+
+    let mut lines = BufReader::new(tokio::io::stdin()).lines();
+    while let Some(line) = lines.next_line().await? {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let msg: Value = match serde_json::from_str(&line) {
+            Ok(m) => m,
+            Err(e) => {
+                log.note(format!("malformed line ({e}): {line:.200}"));
+                let answer = json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error"}});
+                write_line(&stdout, &log, &answer).await;
+                continue;
+            }
+        };
+        log.message("in", &msg);
+        let actions = behaviour.lock().expect("not poisoned").on_message(&msg);
+        let needs_time = actions
+            .iter()
+            .any(|a| matches!(a, Action::Sleep(_) | Action::Never));
+        if needs_time {
+            // A slow answer must not hold up the messages after it.
+            tokio::spawn(perform(actions, stdout.clone(), log.clone()));
+        } else {
+            perform(actions, stdout.clone(), log.clone()).await;
+        }
+    }
+    log.note("stdin EOF");
+    if ignore_shutdown {
+        std::future::pending::<()>().await;
+    }
+    Ok(())
+}
+
+type Stdout = Arc<tokio::sync::Mutex<tokio::io::Stdout>>;
+
+async fn perform(actions: Vec<Action>, stdout: Stdout, log: Arc<McpLog>) {
+    for action in actions {
+        match action {
+            Action::Send(msg) => write_line(&stdout, &log, &msg).await,
+            Action::Sleep(d) => tokio::time::sleep(d).await,
+            Action::Never => return,
+            Action::Drop => {
+                log.note("drop: exiting");
+                std::process::exit(0);
+            }
+            Action::Flood(n) => {
+                log.note(format!("flood {n} bytes without a newline"));
+                let chunk = vec![b'x'; 1 << 20];
+                let mut out = stdout.lock().await;
+                let mut left = n;
+                while left > 0 {
+                    let k = left.min(chunk.len());
+                    if out.write_all(&chunk[..k]).await.is_err() {
+                        log.note("flood: stdout closed");
+                        return;
+                    }
+                    left -= k;
+                }
+                let _ = out.flush().await;
+            }
+            Action::Status { .. } | Action::ForgetSession => {
+                log.note("HTTP-only fault ignored on stdio");
+            }
+        }
+    }
+}
+
+async fn write_line(stdout: &Stdout, log: &McpLog, msg: &Value) {
+    let mut line = msg.to_string();
+    line.push('\n');
+    log.message("out", msg);
+    let mut out = stdout.lock().await;
+    let _ = out.write_all(line.as_bytes()).await;
+    let _ = out.flush().await;
+}
