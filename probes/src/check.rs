@@ -10,6 +10,8 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::Value;
 
+use stubs::mcp::expand;
+
 use crate::run::RunOutcome;
 use crate::wire::{self, Request};
 
@@ -22,7 +24,8 @@ pub enum CheckKind {
     Result,
     /// The number of main-loop Messages requests: `equals`.
     Requests,
-    /// The `tools[]` of main-loop request `request`: `includes`, `excludes`, `order`.
+    /// The `tools[]` of main-loop request `request`: `includes`, `excludes` (a trailing `*`
+    /// matches a prefix), `order`.
     Tools,
     /// The tool_result for `tool_use_id`: `is_error`, `equals`, `contains`, `not_contains`,
     /// `request` (the first request carrying it).
@@ -39,6 +42,12 @@ pub enum CheckKind {
     Stderr,
     /// Standard output as text: `contains`, `not_contains`, `equals`.
     Stdout,
+    /// The `tools[]` entry `tool` of main-loop request `request`: its description against
+    /// `equals`/`contains`/`not_contains`, its input schema against `input_schema`.
+    ToolDef,
+    /// The system prompt of main-loop request `request` (blocks joined): `contains`,
+    /// `not_contains`.
+    System,
     /// What fake MCP server `server` saw: `absent` (never started or dialled), `counts` (client →
     /// server messages by method, `response` for answers), `order` (their exact sequence),
     /// `includes`/`excludes` (methods), `contains`/`not_contains` (its log as text), `method` with
@@ -68,6 +77,8 @@ pub struct CheckSpec {
     pub events: Option<Vec<String>>,
     pub keys: Option<BTreeMap<String, Vec<String>>>,
     pub server: Option<String>,
+    pub tool: Option<String>,
+    pub input_schema: Option<Value>,
     pub counts: Option<BTreeMap<String, i64>>,
     pub method: Option<String>,
     pub gaps_ms: Option<Vec<u64>>,
@@ -104,7 +115,7 @@ impl CheckSpec {
     /// Names the first missing or misplaced field, for the scenario loader's error.
     pub fn validate(&self) -> Result<(), (&'static str, String)> {
         let Some(kind) = self.kind else {
-            return Err(("kind", "missing: one of exit, result, requests, tools, tool_result, pairing, file, events, stderr, stdout, mcp".into()));
+            return Err(("kind", "missing: one of exit, result, requests, tools, tool_result, pairing, file, events, stderr, stdout, mcp, tool_def, system".into()));
         };
         let need = |ok: bool, field: &'static str, what: &str| {
             if ok {
@@ -149,6 +160,11 @@ impl CheckSpec {
                 "events",
                 "events or keys",
             )?,
+            CheckKind::ToolDef => {
+                need(self.request.is_some(), "request", "the 1-based main-loop request")?;
+                need(self.tool.is_some(), "tool", "the tools[] name")?
+            }
+            CheckKind::System => need(self.request.is_some(), "request", "the 1-based main-loop request")?,
             CheckKind::Mcp => {
                 need(self.server.is_some(), "server", "the `[[mcp_server]]` name")?;
                 need(
@@ -196,6 +212,8 @@ impl CheckSpec {
             events,
             keys,
             server,
+            tool,
+            input_schema,
             counts,
             method,
             gaps_ms,
@@ -226,6 +244,9 @@ impl CheckSpec {
         if let Some(p) = &self.path {
             parts.push(p.clone());
         }
+        if let Some(t) = &self.tool {
+            parts.push(t.clone());
+        }
         if let Some(s) = &self.server {
             parts.push(s.clone());
         }
@@ -246,6 +267,8 @@ fn kind_name(kind: CheckKind) -> &'static str {
         CheckKind::Stderr => "stderr",
         CheckKind::Stdout => "stdout",
         CheckKind::Mcp => "mcp",
+        CheckKind::ToolDef => "tool_def",
+        CheckKind::System => "system",
     }
 }
 
@@ -333,15 +356,20 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
                 .get(n.wrapping_sub(1))
                 .ok_or_else(|| format!("request {n} was never sent ({} sent)", requests.len()))?;
             let names = Request(request).tool_names();
+            // A trailing `*` matches by prefix (`mcp__server__*`).
+            let has = |pattern: &str| match pattern.strip_suffix('*') {
+                Some(prefix) => names.iter().any(|n| n.starts_with(prefix)),
+                None => names.contains(&pattern),
+            };
             for want in spec.includes.iter().flatten() {
-                if !names.contains(&want.as_str()) {
+                if !has(want) {
                     return Err(format!(
                         "request {n} tools[] lacks `{want}`\n  seen: {names:?}"
                     ));
                 }
             }
             for unwanted in spec.excludes.iter().flatten() {
-                if names.contains(&unwanted.as_str()) {
+                if has(unwanted) {
                     return Err(format!(
                         "request {n} tools[] carries `{unwanted}`\n  seen: {names:?}"
                     ));
@@ -436,6 +464,28 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
         CheckKind::Stderr => text_expectations(spec, &run.places.redact(&run.stderr)),
         CheckKind::Stdout => text_expectations(spec, &run.places.redact(&run.stdout)),
         CheckKind::Mcp => crate::mcp::check(spec, run),
+        CheckKind::ToolDef | CheckKind::System => {
+            let n = spec.request.unwrap_or(1);
+            let request = Request(requests.get(n.wrapping_sub(1)).ok_or_else(|| {
+                format!("request {n} was never sent ({} sent)", requests.len())
+            })?);
+            if kind == CheckKind::System {
+                return text_expectations(spec, &run.places.redact(&request.system_text()));
+            }
+            let name = spec.tool.as_deref().unwrap_or_default();
+            let tool = request.tool(name).ok_or_else(|| {
+                format!("request {n} tools[] has no `{name}`\n  seen: {:?}", request.tool_names())
+            })?;
+            if let Some(want) = &spec.input_schema {
+                if &tool["input_schema"] != want {
+                    return Err(text_diff(
+                        &serde_json::to_string_pretty(want).unwrap_or_default(),
+                        &serde_json::to_string_pretty(&tool["input_schema"]).unwrap_or_default(),
+                    ));
+                }
+            }
+            text_expectations(spec, tool["description"].as_str().unwrap_or_default())
+        }
     }
 }
 
@@ -485,28 +535,32 @@ fn pairing(requests: &[&Value]) -> Result<(), String> {
     Ok(())
 }
 
+/// `equals`, `contains`, `not_contains` against a text; `{repeat:N:s}` in them expands, so a
+/// check can state a 2,048-char cut without carrying it.
 pub(crate) fn text_expectations(spec: &CheckSpec, seen: &str) -> Result<(), String> {
     if let Some(want) = &spec.equals {
         let want = want
             .as_str()
-            .map(str::to_owned)
+            .map(expand)
             .unwrap_or_else(|| want.to_string());
         if want != seen {
             return Err(text_diff(&want, seen));
         }
     }
-    if let Some(want) = &spec.contains {
+    if let Some(want) = spec.contains.as_deref().map(expand) {
         if !seen.contains(want.as_str()) {
             return Err(format!(
-                "expected to contain: {want:?}\n             seen: {}",
+                "expected to contain: {}\n             seen: {}",
+                clip(&want),
                 clip(seen)
             ));
         }
     }
-    if let Some(unwanted) = &spec.not_contains {
+    if let Some(unwanted) = spec.not_contains.as_deref().map(expand) {
         if seen.contains(unwanted.as_str()) {
             return Err(format!(
-                "expected not to contain: {unwanted:?}\n                   seen: {}",
+                "expected not to contain: {}\n                   seen: {}",
+                clip(&unwanted),
                 clip(seen)
             ));
         }

@@ -15,6 +15,24 @@ impl<'a> Request<'a> {
             .unwrap_or_default()
     }
 
+    /// The `tools[]` entry named `name`.
+    pub fn tool(&self, name: &str) -> Option<&'a Value> {
+        self.0["tools"].as_array()?.iter().find(|t| t["name"] == name)
+    }
+
+    /// The system prompt as one text (blocks joined by newlines).
+    pub fn system_text(&self) -> String {
+        match &self.0["system"] {
+            Value::String(s) => s.clone(),
+            Value::Array(blocks) => blocks
+                .iter()
+                .filter_map(|b| b["text"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n"),
+            _ => String::new(),
+        }
+    }
+
     pub fn messages(&self) -> &'a [Value] {
         self.0["messages"]
             .as_array()

@@ -17,9 +17,9 @@ pub struct ProbeArgs {
     /// `reference` (default), `claude@VERSION` (installed with npm into a cache once) or `claude:PATH`.
     #[arg(long = "target")]
     targets: Vec<String>,
-    /// Only scenarios whose id contains this text.
+    /// Only scenarios whose id contains this text (repeatable: any of them).
     #[arg(long)]
-    filter: Option<String>,
+    filter: Vec<String>,
     /// Write the JSON report here.
     #[arg(long)]
     report: Option<PathBuf>,
@@ -38,8 +38,8 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
     let root = workspace_root();
     let mut scenarios =
         probes::load_dir(&root.join("scenarios")).map_err(|e| anyhow::anyhow!("{e}"))?;
-    if let Some(filter) = &args.filter {
-        scenarios.retain(|s| s.id.contains(filter.as_str()));
+    if !args.filter.is_empty() {
+        scenarios.retain(|s| args.filter.iter().any(|f| s.id.contains(f.as_str())));
     }
     if args.list {
         for s in &scenarios {

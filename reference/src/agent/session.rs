@@ -99,11 +99,9 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
         "{}/memory/",
         tools::persist_project_dir(&config.home, &config.cwd).display()
     );
-    // The tools request 1 carries; from then on each request's tools are fixed when the response
-    // before it completes (see `tools_for_next_request`).
-    let mut next_mcp_tools = mcp.tools_for_next_request().await;
+    let first_tools = mcp.current_tools();
     let mut names: Vec<&str> = catalog.iter().map(|t| t.name()).collect();
-    names.extend(next_mcp_tools.iter().map(|t| t.wire_name.as_str()));
+    names.extend(first_tools.iter().map(|t| t.wire_name.as_str()));
     let mut init = out.init(&cwd, &names, &config.model, config.mode.as_str(), &memory_dir);
     init["mcp_servers"] = json!(mcp.statuses());
     out.event(&init);
@@ -115,7 +113,9 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
     let mut turns = 0;
     let mut denials = Vec::new();
     loop {
-        let mcp_tools = std::mem::take(&mut next_mcp_tools);
+        // The MCP catalogs as applied right now: a refresh that lands after this line reaches
+        // the model in the next request, never this one.
+        let mcp_tools = mcp.current_tools();
         let body = request_body(&config, &catalog, &mcp_tools, &messages);
         let answer = client
             .send(
@@ -131,9 +131,6 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
         };
         api_ms += answer.api_ms;
         usage.add(&answer.message);
-        // Assembly of the next request starts here: its tools are the catalogs applied by now,
-        // before this turn's tool calls run. A refresh those calls trigger lands one request later.
-        next_mcp_tools = mcp.tools_for_next_request().await;
         messages.push(answer.message.as_history());
         let tool_uses: Vec<Value> = answer.message.tool_uses().cloned().collect();
         if tool_uses.is_empty() {

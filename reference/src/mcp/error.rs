@@ -8,10 +8,11 @@ pub enum McpError {
     /// A JSON-RPC error answer.
     #[error("MCP error {code}: {message}")]
     Rpc { code: i64, message: String },
-    #[error("MCP error -32001: Request timed out after {}ms ({method})", .after.as_millis())]
+    #[error("MCP error -32001: Request timed out")]
     Timeout { method: String, after: Duration },
-    /// The transport ended; pending requests fail with this.
-    #[error("Connection closed: {0}")]
+    /// The transport ended; pending requests fail with this (the text and code the MCP SDK uses,
+    /// as 2.1.235 shows them).
+    #[error("MCP error -32000: Connection closed")]
     Closed(String),
     /// An HTTP answer that is not a protocol answer.
     #[error("HTTP {status}: {text}")]

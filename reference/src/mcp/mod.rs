@@ -53,5 +53,5 @@ pub fn result_blocks(result: &Value) -> Value {
 
 /// The tool_result text of a call that failed before a result came back.
 pub fn call_error_text(e: &McpError) -> String {
-    format!("Error: {e}")
+    e.to_string()
 }

@@ -5,14 +5,15 @@
 //! Catalog ownership: a refresh replaces a server's catalog when its `tools/list` completes (a
 //! newer generation; an older concurrent result never overwrites a newer one; a failure keeps the
 //! previous tools). The session reads the catalogs only when it assembles a request, through
-//! [`McpRuntime::tools_for_next_request`], so a request already assembled keeps its tools.
+//! [`McpRuntime::current_tools`], so a request already assembled or sent keeps its tools and a
+//! refresh that lands later reaches the model in the next request.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::mpsc;
 
 use super::catalog::{self, Catalog, McpTool};
 use super::config::{Candidates, ServerKind, ServerSpec};
@@ -88,8 +89,6 @@ struct Server {
     /// Refresh sequence numbers: started, and the newest whose result was applied.
     refresh_started: AtomicU64,
     refresh_applied: AtomicU64,
-    /// Refreshes in flight; request assembly waits for it to reach 0.
-    in_flight: watch::Sender<usize>,
     shutting_down: AtomicBool,
     /// Errors the user should see (stderr), in order.
     errors: Mutex<Vec<String>>,
@@ -139,13 +138,9 @@ impl McpRuntime {
             .collect()
     }
 
-    /// The tools a request assembled now carries: each server's applied catalog, after any
-    /// refresh already in flight has settled (bounded by the request budget).
-    pub async fn tools_for_next_request(&self) -> Vec<McpTool> {
-        for s in &self.servers {
-            let mut rx = s.in_flight.subscribe();
-            let _ = tokio::time::timeout(s.budgets.request, rx.wait_for(|n| *n == 0)).await;
-        }
+    /// The tools a request assembled now carries: each server's newest applied catalog. A
+    /// refresh still in flight is not waited for.
+    pub fn current_tools(&self) -> Vec<McpTool> {
         self.servers
             .iter()
             .flat_map(|s| s.catalog.lock().expect("not poisoned").tools.clone())
@@ -212,7 +207,6 @@ impl Server {
             catalog: Mutex::new(Catalog::default()),
             refresh_started: AtomicU64::new(0),
             refresh_applied: AtomicU64::new(0),
-            in_flight: watch::Sender::new(0),
             shutting_down: AtomicBool::new(false),
             errors: Mutex::new(Vec::new()),
         }
@@ -362,9 +356,8 @@ impl Server {
         }
     }
 
-    /// Counts a refresh as in flight and gives it its sequence number.
+    /// The sequence number of a refresh starting now.
     fn begin_refresh(&self) -> u64 {
-        self.in_flight.send_modify(|n| *n += 1);
         self.refresh_started.fetch_add(1, Ordering::SeqCst) + 1
     }
 
@@ -391,15 +384,12 @@ impl Server {
             }
             Err(e) => self.report(format!("tools/list failed; keeping the previous tools: {e}")),
         }
-        self.in_flight.send_modify(|n| *n -= 1);
     }
 
     async fn watch_events(self: Arc<Self>, mut events: mpsc::UnboundedReceiver<ServerEvent>) {
         while let Some(event) = events.recv().await {
             match event {
                 ServerEvent::Notification(m) if m == "notifications/tools/list_changed" => {
-                    // Counted in flight before this handler returns, so a request assembled
-                    // after the notification was handled waits for its refresh.
                     let seq = self.begin_refresh();
                     let me = self.clone();
                     tokio::spawn(async move { me.refresh_tools(seq).await });

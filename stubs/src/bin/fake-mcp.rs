@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use stubs::mcp::{stdio, McpLog, McpScript};
+use stubs::mcp::{read_log, stdio, McpLog, McpScript};
 
 fn main() {
     if let Err(e) = real_main() {
@@ -29,9 +29,10 @@ fn real_main() -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", script.display()))?;
     let script: McpScript = serde_json::from_str(&text)
         .map_err(|e| anyhow::anyhow!("{}: {e}", script.display()))?;
+    let earlier = read_log(&log);
     let log = McpLog::create(&log)?;
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?
-        .block_on(stdio::serve(script, log))
+        .block_on(stdio::serve(script, log, &earlier))
 }

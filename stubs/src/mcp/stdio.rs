@@ -8,15 +8,16 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::signal::unix::{signal, SignalKind};
 
 use super::behaviour::{Action, Behaviour};
-use super::log::McpLog;
+use super::log::{LogEntry, McpLog};
 use super::script::McpScript;
 
-pub async fn serve(script: McpScript, log: McpLog) -> anyhow::Result<()> {
+/// Serves stdin/stdout; `earlier` is what previous processes of this server logged (a restart).
+pub async fn serve(script: McpScript, log: McpLog, earlier: &[LogEntry]) -> anyhow::Result<()> {
     let log = Arc::new(log);
     let ignore_shutdown = script.ignore_shutdown;
     log.note(format!("start argv={:?}", std::env::args().collect::<Vec<_>>()));
     eprintln!("fake-mcp: started (this line is stderr, not protocol)");
-    let behaviour = Arc::new(Mutex::new(Behaviour::new(script)));
+    let behaviour = Arc::new(Mutex::new(Behaviour::new(script).resume(earlier)));
     let stdout = Arc::new(tokio::sync::Mutex::new(tokio::io::stdout()));
 
     for (kind, name) in [

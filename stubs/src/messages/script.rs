@@ -26,6 +26,10 @@ pub struct Turn {
     /// world changing between two tool calls (e.g. a file edited after the agent read it).
     #[serde(default)]
     pub touch: Vec<FileWrite>,
+    /// Wait this long before answering: a model that takes its time, so work the agent started
+    /// in the background (an MCP refresh) settles before the next request.
+    #[serde(default)]
+    pub delay_ms: Option<u64>,
 }
 
 /// A file write performed by the stub; the path is absolute by the time the stub sees it.

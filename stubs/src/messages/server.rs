@@ -108,6 +108,21 @@ async fn handle(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
+    let (response, delay) = respond(&shared, method, uri, headers, body);
+    if let Some(ms) = delay {
+        tokio::time::sleep(Duration::from_millis(ms)).await;
+    }
+    response
+}
+
+/// Records the request and picks its answer, with the scripted delay before sending it.
+fn respond(
+    shared: &Shared,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> (Response, Option<u64>) {
     let json: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     let path = uri
         .path_and_query()
@@ -123,6 +138,7 @@ async fn handle(
         })
         .collect();
 
+    let mut delay = None;
     let mut state = shared.state.lock().unwrap();
     let kind = classify(&method, uri.path(), &json, &shared.config.main_model);
     let (kind, response) = match kind {
@@ -131,6 +147,10 @@ async fn handle(
             let n = state.main_requests;
             let response = match state.turns.pop_front() {
                 Some(turn) => match apply_touches(&turn) {
+                    Ok(()) if turn.delay_ms.is_some() => {
+                        delay = turn.delay_ms;
+                        answer(&turn, n, &json, shared.config.split)
+                    }
                     Ok(()) => answer(&turn, n, &json, shared.config.split),
                     // Answered as an API error so the failing scenario says why.
                     Err(message) => {
@@ -179,7 +199,7 @@ async fn handle(
         kind,
         status: response.status().as_u16(),
     });
-    response
+    (response, delay)
 }
 
 fn apply_touches(turn: &Turn) -> Result<(), String> {
