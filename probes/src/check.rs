@@ -48,10 +48,13 @@ pub enum CheckKind {
     /// The system prompt of main-loop request `request` (blocks joined): `contains`,
     /// `not_contains`.
     System,
+    /// The text blocks of the first user message of request `request` (the context the agent
+    /// sends with the prompt, system reminders included), joined: `contains`, `not_contains`.
+    UserContext,
     /// What fake MCP server `server` saw: `absent` (never started or dialled), `counts` (client →
     /// server messages by method, `response` for answers), `order` (their exact sequence),
     /// `includes`/`excludes` (methods), `contains`/`not_contains` (its log as text), `method` with
-    /// `gaps_ms` (the least wait between consecutive messages of that method).
+    /// `gaps_ms` (the least wait between consecutive messages of that method), `starts_ms`.
     Mcp,
 }
 
@@ -82,6 +85,9 @@ pub struct CheckSpec {
     pub counts: Option<BTreeMap<String, i64>>,
     pub method: Option<String>,
     pub gaps_ms: Option<Vec<u64>>,
+    /// `[lo, hi]`: the server's first message arrives lo..hi ms after the first message any
+    /// server of the run received (connection batches).
+    pub starts_ms: Option<Vec<u64>>,
     /// Why a target differs; required inside `differs.<target>`.
     pub reason: Option<String>,
     /// Per-target expectations that replace fields of this check: `differs."claude@2.1.235"`.
@@ -115,7 +121,7 @@ impl CheckSpec {
     /// Names the first missing or misplaced field, for the scenario loader's error.
     pub fn validate(&self) -> Result<(), (&'static str, String)> {
         let Some(kind) = self.kind else {
-            return Err(("kind", "missing: one of exit, result, requests, tools, tool_result, pairing, file, events, stderr, stdout, mcp, tool_def, system".into()));
+            return Err(("kind", "missing: one of exit, result, requests, tools, tool_result, pairing, file, events, stderr, stdout, mcp, tool_def, system, user_context".into()));
         };
         let need = |ok: bool, field: &'static str, what: &str| {
             if ok {
@@ -164,13 +170,20 @@ impl CheckSpec {
                 need(self.request.is_some(), "request", "the 1-based main-loop request")?;
                 need(self.tool.is_some(), "tool", "the tools[] name")?
             }
-            CheckKind::System => need(self.request.is_some(), "request", "the 1-based main-loop request")?,
+            CheckKind::System | CheckKind::UserContext => {
+                need(self.request.is_some(), "request", "the 1-based main-loop request")?
+            }
             CheckKind::Mcp => {
                 need(self.server.is_some(), "server", "the `[[mcp_server]]` name")?;
                 need(
                     self.gaps_ms.is_none() || self.method.is_some(),
                     "method",
                     "the method whose gaps `gaps_ms` states",
+                )?;
+                need(
+                    self.starts_ms.as_ref().is_none_or(|w| w.len() == 2 && w[0] <= w[1]),
+                    "starts_ms",
+                    "a window [lo, hi] in ms",
                 )?
             }
             CheckKind::Result | CheckKind::Pairing | CheckKind::Stderr | CheckKind::Stdout => {}
@@ -189,12 +202,15 @@ impl CheckSpec {
         Ok(())
     }
 
-    /// This check with `over`'s fields laid on top.
+    /// This check with `over`'s fields laid on top. Fields that state one expectation together
+    /// are replaced together: a difference that names any of `equals`/`contains`/`not_contains`
+    /// (or of `includes`/`excludes`/`order`) replaces that whole group, so "stderr is empty" does
+    /// not inherit the seed's `contains`.
     fn overlaid(&self, over: &CheckSpec) -> CheckSpec {
         macro_rules! pick {
             ($($f:ident),*) => { CheckSpec { $($f: over.$f.clone().or_else(|| self.$f.clone()),)* differs: None } };
         }
-        pick!(
+        let mut out = pick!(
             kind,
             name,
             request,
@@ -217,8 +233,20 @@ impl CheckSpec {
             counts,
             method,
             gaps_ms,
+            starts_ms,
             reason
-        )
+        );
+        if over.equals.is_some() || over.contains.is_some() || over.not_contains.is_some() {
+            out.equals = over.equals.clone();
+            out.contains = over.contains.clone();
+            out.not_contains = over.not_contains.clone();
+        }
+        if over.includes.is_some() || over.excludes.is_some() || over.order.is_some() {
+            out.includes = over.includes.clone();
+            out.excludes = over.excludes.clone();
+            out.order = over.order.clone();
+        }
+        out
     }
 
     fn difference_for(&self, target: &str) -> Option<&CheckSpec> {
@@ -269,6 +297,7 @@ fn kind_name(kind: CheckKind) -> &'static str {
         CheckKind::Mcp => "mcp",
         CheckKind::ToolDef => "tool_def",
         CheckKind::System => "system",
+        CheckKind::UserContext => "user_context",
     }
 }
 
@@ -464,13 +493,21 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
         CheckKind::Stderr => text_expectations(spec, &run.places.redact(&run.stderr)),
         CheckKind::Stdout => text_expectations(spec, &run.places.redact(&run.stdout)),
         CheckKind::Mcp => crate::mcp::check(spec, run),
-        CheckKind::ToolDef | CheckKind::System => {
+        CheckKind::ToolDef | CheckKind::System | CheckKind::UserContext => {
             let n = spec.request.unwrap_or(1);
             let request = Request(requests.get(n.wrapping_sub(1)).ok_or_else(|| {
                 format!("request {n} was never sent ({} sent)", requests.len())
             })?);
             if kind == CheckKind::System {
                 return text_expectations(spec, &run.places.redact(&request.system_text()));
+            }
+            if kind == CheckKind::UserContext {
+                let first = request.messages().first().cloned().unwrap_or_default();
+                let text: Vec<&str> = wire::blocks(&first)
+                    .into_iter()
+                    .filter_map(|b| b["text"].as_str())
+                    .collect();
+                return text_expectations(spec, &run.places.redact(&text.join("\n")));
             }
             let name = spec.tool.as_deref().unwrap_or_default();
             let tool = request.tool(name).ok_or_else(|| {
@@ -617,4 +654,32 @@ pub(crate) fn list_diff(want: &[impl AsRef<str>], seen: &[&str]) -> String {
         .collect::<String>();
     let seen = seen.iter().map(|s| format!("{s}\n")).collect::<String>();
     text_diff(&want, &seen)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(toml_src: &str) -> CheckSpec {
+        toml::from_str(toml_src).unwrap()
+    }
+
+    #[test]
+    fn a_difference_replaces_a_whole_expectation_group() {
+        let base = spec(
+            "kind = \"stderr\"\ncontains = \"cap\"\ndiffers.claude = { reason = \"r\", equals = \"\" }\n",
+        );
+        let over = base.overlaid(base.difference_for("claude@2.1.235").unwrap());
+        assert_eq!(over.equals, Some(Value::String(String::new())));
+        assert_eq!(over.contains, None, "the seed's contains is not inherited");
+        assert_eq!(over.kind, Some(CheckKind::Stderr), "other fields are");
+    }
+
+    #[test]
+    fn text_expectations_expand_repeats() {
+        let s = spec("kind = \"stdout\"\ncontains = \"{repeat:3:ab}\"\nnot_contains = \"{repeat:4:ab}\"\n");
+        assert!(text_expectations(&s, "xababab").is_ok());
+        assert!(text_expectations(&s, "abababab").is_err());
+        assert!(text_expectations(&s, "abab").is_err());
+    }
 }

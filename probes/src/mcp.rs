@@ -313,6 +313,20 @@ pub fn check(spec: &crate::check::CheckSpec, run: &crate::RunOutcome) -> Result<
             ));
         }
     }
+    if let Some(window) = &spec.starts_ms {
+        let first = |r: &ServerRecord| r.received().next().map(|e| e.t_ms);
+        let earliest = run.mcp.values().filter_map(first).min();
+        let (Some(mine), Some(earliest)) = (first(record), earliest) else {
+            return Err(format!("`{name}` received nothing"));
+        };
+        let at = mine - earliest;
+        if at < window[0] || at > window[1] {
+            return Err(format!(
+                "`{name}` first message at +{at} ms, expected within [{}, {}] ms of the first server's",
+                window[0], window[1]
+            ));
+        }
+    }
     text_expectations(spec, &render_log(record, &run.places))
 }
 

@@ -32,12 +32,16 @@ pub struct ProbeArgs {
     /// Scenarios run at once (default: the number of CPUs).
     #[arg(long)]
     jobs: Option<usize>,
+    /// Scenario files from another directory (an experiment); their traces are not compared with
+    /// snapshots.
+    #[arg(long)]
+    scenarios: Option<PathBuf>,
 }
 
 pub fn run(args: ProbeArgs) -> Result<bool> {
     let root = workspace_root();
-    let mut scenarios =
-        probes::load_dir(&root.join("scenarios")).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let dir = args.scenarios.clone().unwrap_or_else(|| root.join("scenarios"));
+    let mut scenarios = probes::load_dir(&dir).map_err(|e| anyhow::anyhow!("{e}"))?;
     if !args.filter.is_empty() {
         scenarios.retain(|s| args.filter.iter().any(|f| s.id.contains(f.as_str())));
     }
@@ -72,11 +76,14 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
         scenarios.len(),
         names(&targets)
     );
+    // Snapshots belong to the suite; an experiment from elsewhere is judged by its checks alone.
+    let snapshots = args.scenarios.is_none().then(|| root.join("snapshots"));
     let results = runtime.block_on(run_all(
         &root,
         scenarios,
         targets.clone(),
         jobs,
+        snapshots,
         args.accept,
     ));
 
@@ -98,11 +105,11 @@ async fn run_all(
     scenarios: Vec<Scenario>,
     targets: Vec<Target>,
     jobs: usize,
+    snapshots: Option<PathBuf>,
     accept: bool,
 ) -> Vec<(Report, String)> {
     let gate = Arc::new(tokio::sync::Semaphore::new(jobs.max(1)));
     let records = root.join("target/probes");
-    let snapshots = root.join("snapshots");
     let mut set = tokio::task::JoinSet::new();
     let scenarios = Arc::new(scenarios);
     let total = scenarios.len() * targets.len();
@@ -119,8 +126,8 @@ async fn run_all(
                 let _slot = gate.acquire().await.expect("the semaphore is never closed");
                 let scenario = &scenarios[i];
                 let mut probe = probes::probe(scenario, &target, Some(&records)).await;
-                if probe.report.status != Status::Skip {
-                    let check = snapshot_check(&snapshots, &target, scenario, &probe.trace, accept);
+                if let Some(dir) = snapshots.filter(|_| probe.report.status != Status::Skip) {
+                    let check = snapshot_check(&dir, &target, scenario, &probe.trace, accept);
                     probe.report.push(check);
                 }
                 (probe.report, probe.trace)

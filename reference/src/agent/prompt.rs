@@ -18,3 +18,19 @@ pub fn system_blocks(cwd: &str) -> Value {
         {"type": "text", "text": format!("{GUIDANCE}\nWorking directory: {cwd}"), "cache_control": {"type": "ephemeral"}},
     ])
 }
+
+/// Server instructions (already cut to the documented length) as a system reminder in the first
+/// user message, where the real binary puts them; the wording is ours.
+pub fn mcp_instructions(servers: &[(String, String)]) -> Option<String> {
+    if servers.is_empty() {
+        return None;
+    }
+    let mut text = String::from(
+        "<system-reminder>\n# Instructions from MCP servers\n\nConnected MCP servers sent these notes on using their tools:\n",
+    );
+    for (name, instructions) in servers {
+        text.push_str(&format!("\n## {name}\n{instructions}\n"));
+    }
+    text.push_str("</system-reminder>");
+    Some(text)
+}

@@ -106,8 +106,12 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
     init["mcp_servers"] = json!(mcp.statuses());
     out.event(&init);
 
-    let mut messages =
-        vec![json!({"role": "user", "content": [{"type": "text", "text": config.prompt}]})];
+    let mut first = Vec::new();
+    if let Some(reminder) = prompt::mcp_instructions(&mcp.instructions()) {
+        first.push(json!({"type": "text", "text": reminder}));
+    }
+    first.push(json!({"type": "text", "text": config.prompt}));
+    let mut messages = vec![json!({"role": "user", "content": first})];
     let mut usage = Usage::default();
     let mut api_ms = 0;
     let mut turns = 0;
@@ -222,21 +226,16 @@ async fn mcp_call(
     if let Decision::Ask(message) = ctx.permissions.decide(&Access::Mcp(tool.wire_name.clone())) {
         return (error_block(message.clone()), json!(format!("Error: {message}")), Some(message));
     }
-    match mcp.call(tool, &tool_use["input"]).await {
-        Ok(result) => {
-            let content = mcp::result_blocks(&result);
-            let block = if result["isError"] == true {
-                json!({"type": "tool_result", "content": content, "is_error": true, "tool_use_id": id})
-            } else {
-                json!({"tool_use_id": id, "type": "tool_result", "content": content})
-            };
-            (block, content, None)
-        }
-        Err(e) => {
-            let text = mcp::call_error_text(&e);
-            (error_block(text.clone()), json!(format!("Error: {text}")), None)
-        }
-    }
+    let out = match mcp.call(tool, id, &tool_use["input"]).await {
+        Ok(result) => mcp::map_result(&tool.server, &tool.wire_name, &result),
+        Err(e) => mcp::map_error(&e),
+    };
+    let block = if out.is_error {
+        json!({"type": "tool_result", "content": out.content, "is_error": true, "tool_use_id": id})
+    } else {
+        json!({"tool_use_id": id, "type": "tool_result", "content": out.content})
+    };
+    (block, out.structured, None)
 }
 
 /// The request as of now: the catalog and history are read here, at assembly, and nowhere else.

@@ -80,17 +80,50 @@ pub const ALL_REAL_BINARY: &[&Limit] = &[
     &BASH_DEFAULT_TIMEOUT,
     &BASH_MAX_TIMEOUT,
     &MCP_STDIO_EXIT_WAIT,
+    &MCP_STDIO_KILL_WAIT,
     &JS_TIMER_MAX_MS,
+    &MCP_TOOL_CALL_TIMEOUT,
+    &MCP_TOOL_CALL_TIMEOUT_MIN,
 ];
 
-pub const MCP_STDIO_EXIT_WAIT: Limit = Limit {
-    name: "mcp.stdio.exit_wait",
-    value: 2_000,
+pub const MCP_STDIO_KILL_WAIT: Limit = Limit {
+    name: "mcp.stdio.kill_wait",
+    value: 400,
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::RealBinary { case: "TBD" },
-    what: "How long a stdio server gets to exit after its stdin closes, and after each signal, before the next step.",
+    source: Source::RealBinary { case: "recon mcp/A refresh_ignsig: SIGKILL 400 ms after SIGTERM" },
+    what: "How long a stdio server gets after SIGTERM before SIGKILL.",
+};
+
+pub const MCP_TOOL_CALL_TIMEOUT: Limit = Limit {
+    name: "mcp.tool_call.timeout",
+    value: 100_000_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "recon mcp/A strings: MCP_TOOL_TIMEOUT default 1e8 ms" },
+    what: "Default wall-clock limit of one tools/call (MCP_TOOL_TIMEOUT overrides).",
+};
+
+pub const MCP_TOOL_CALL_TIMEOUT_MIN: Limit = Limit {
+    name: "mcp.tool_call.timeout_min",
+    value: 1_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "recon mcp/A strings: values below 1000 ms are ignored" },
+    what: "Smallest tools/call timeout an override can set.",
+};
+
+pub const MCP_STDIO_EXIT_WAIT: Limit = Limit {
+    name: "mcp.stdio.exit_wait",
+    value: 100,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "mcp.stdio-shutdown: SIGINT, then SIGTERM 101 ms later, to a server that ignores both" },
+    what: "How long a stdio server gets to exit after each shutdown step (stdin closed, SIGTERM) before the next one; the seed gives the order, not the wait.",
 };
 
 pub const JS_TIMER_MAX_MS: Limit = Limit {

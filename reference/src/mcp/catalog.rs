@@ -133,7 +133,7 @@ pub fn convert(server: &str, listed: &[Value]) -> (Vec<McpTool>, Vec<String>) {
             .unwrap_or_else(|| json!({"type": "object"}));
         if let Err(why) = check_schema(&schema) {
             dropped.push(format!(
-                "MCP server \"{server}\": tool \"{name}\" dropped: {why}"
+                "MCP server \"{server}\" Skipping tool \"{name}\": its input schema {why}. Other tools from this server remain available."
             ));
             continue;
         }
@@ -145,25 +145,41 @@ pub fn convert(server: &str, listed: &[Value]) -> (Vec<McpTool>, Vec<String>) {
                 raw["description"].as_str().unwrap_or_default(),
                 limits::MCP_TOOLS_DESCRIPTION_MAX.usize(),
             ),
-            input_schema: schema,
+            input_schema: reorder(schema),
         });
     }
     (tools, dropped)
+}
+
+/// `type`, `properties`, `required` first, then the rest in the server's order, as 2.1.235 sends
+/// a passed-through schema.
+fn reorder(schema: Value) -> Value {
+    let Value::Object(mut map) = schema else {
+        return schema;
+    };
+    let mut out = serde_json::Map::new();
+    for key in ["type", "properties", "required"] {
+        if let Some(v) = map.shift_remove(key) {
+            out.insert(key.into(), v);
+        }
+    }
+    out.extend(map);
+    Value::Object(out)
 }
 
 /// What the Messages API would reject: not an object schema, a top-level combinator, or a
 /// property key outside `^[a-zA-Z0-9_.-]{1,64}$`.
 fn check_schema(schema: &Value) -> Result<(), String> {
     let Some(obj) = schema.as_object() else {
-        return Err("input schema is not an object".into());
+        return Err("is not an object".into());
     };
     for combinator in ["anyOf", "oneOf", "allOf"] {
         if obj.contains_key(combinator) {
-            return Err(format!("input schema has a top-level `{combinator}`"));
+            return Err(format!("uses top-level {combinator}, which the Anthropic API does not accept"));
         }
     }
     if obj.get("type").and_then(Value::as_str) != Some("object") {
-        return Err("input schema type is not \"object\"".into());
+        return Err("does not have type \"object\"".into());
     }
     for key in obj
         .get("properties")
@@ -176,7 +192,9 @@ fn check_schema(schema: &Value) -> Result<(), String> {
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
         if !ok {
-            return Err(format!("property key {key:?} is not accepted by the API"));
+            return Err(format!(
+                "has property key {key:?}, which does not match /^[a-zA-Z0-9_.-]{{1,64}}$/"
+            ));
         }
     }
     Ok(())

@@ -56,20 +56,24 @@ pub struct Sources<'a> {
 
 pub fn load(sources: &Sources) -> Candidates {
     let mut out = Candidates::default();
-    // Later sources override earlier ones of the same name.
-    let mut declared: BTreeMap<String, (Value, bool)> = BTreeMap::new();
+    // In declaration order (user, project, then --mcp-config; each file in its own order), a
+    // later source replacing an earlier one of the same name in place.
+    let mut declared: Vec<(String, Value)> = Vec::new();
+    let mut declare = |name: String, v: Value| match declared.iter_mut().find(|(n, _)| *n == name) {
+        Some(slot) => slot.1 = v,
+        None => declared.push((name, v)),
+    };
     if !sources.strict {
         let user = read_json(&sources.home.join(".claude.json"));
         for (name, v) in servers_of(&user) {
-            declared.insert(name, (v, true));
+            declare(name, v);
         }
         let project = read_json(&sources.cwd.join(".mcp.json"));
         let approval = Approval::load(sources.cwd, sources.home, &user);
         for (name, v) in servers_of(&project) {
             if approval.approves(&name) {
-                declared.insert(name, (v, true));
+                declare(name, v);
             } else {
-                declared.remove(&name);
                 out.pending.push(name);
             }
         }
@@ -87,14 +91,14 @@ pub fn load(sources: &Sources) -> Candidates {
         match doc {
             Ok(doc) => {
                 for (name, v) in servers_of(&doc) {
-                    declared.insert(name, (v, true));
+                    declare(name, v);
                 }
             }
             Err(e) => out.errors.push(e),
         }
     }
     let policy = Policy::load(&sources.managed);
-    for (name, (entry, _)) in declared {
+    for (name, entry) in declared {
         match parse_entry(&name, &entry, sources.cwd) {
             Ok(spec) if policy.allows(&spec) => out.connect.push(spec),
             Ok(_) => out.blocked.push(name),

@@ -17,14 +17,23 @@ use super::transport::Transport;
 #[derive(Debug)]
 pub enum Incoming {
     Message(Value),
-    Closed(String),
+    Closed(Close),
+}
+
+/// Why a transport ended.
+#[derive(Debug, Clone)]
+pub struct Close {
+    pub why: String,
+    /// The transport went away (a process exit, a dropped stream) and may be dialled again; a
+    /// protocol violation (the line cap) is not retried, it would only repeat.
+    pub may_reconnect: bool,
 }
 
 /// What the runtime hears from a server outside request/response.
 #[derive(Debug, Clone)]
 pub enum ServerEvent {
     Notification(String),
-    Closed(String),
+    Closed(Close),
 }
 
 type Pending = Arc<Mutex<HashMap<u64, oneshot::Sender<Result<Value, McpError>>>>>;
@@ -59,12 +68,12 @@ impl Connection {
                     Incoming::Message(msg) => {
                         dispatch(msg, &pending, &events, &transport, &roots).await
                     }
-                    Incoming::Closed(why) => {
-                        *closed.lock().expect("not poisoned") = Some(why.clone());
+                    Incoming::Closed(close) => {
+                        *closed.lock().expect("not poisoned") = Some(close.why.clone());
                         for (_, tx) in pending.lock().expect("not poisoned").drain() {
-                            let _ = tx.send(Err(McpError::Closed(why.clone())));
+                            let _ = tx.send(Err(McpError::Closed(close.why.clone())));
                         }
-                        let _ = events.send(ServerEvent::Closed(why));
+                        let _ = events.send(ServerEvent::Closed(close));
                         return;
                     }
                 }
@@ -84,6 +93,16 @@ impl Connection {
         params: Value,
         timeout: Duration,
     ) -> Result<Value, McpError> {
+        self.request_with(method, &|_| params.clone(), timeout).await
+    }
+
+    /// As [`Connection::request`], with params built from the request's JSON-RPC id.
+    pub async fn request_with(
+        &self,
+        method: &str,
+        params: &(dyn Fn(u64) -> Value + Send + Sync),
+        timeout: Duration,
+    ) -> Result<Value, McpError> {
         if let Some(why) = self.closed.lock().expect("not poisoned").clone() {
             return Err(McpError::Closed(why));
         }
@@ -91,6 +110,7 @@ impl Connection {
         let (tx, rx) = oneshot::channel();
         self.pending.lock().expect("not poisoned").insert(id, tx);
         let mut msg = json!({"jsonrpc": "2.0", "id": id, "method": method});
+        let params = params(id);
         if !params.is_null() {
             msg["params"] = params;
         }
@@ -154,8 +174,10 @@ async fn dispatch(
             let answer = match method.as_str() {
                 "roots/list" => json!({"jsonrpc": "2.0", "id": id, "result": {"roots": roots}}),
                 "ping" => json!({"jsonrpc": "2.0", "id": id, "result": {}}),
-                other => json!({"jsonrpc": "2.0", "id": id,
-                    "error": {"code": McpError::METHOD_NOT_FOUND, "message": format!("Method not found: {other}")}}),
+                // Nobody can answer a form in a non-interactive run.
+                "elicitation/create" => json!({"jsonrpc": "2.0", "id": id, "result": {"action": "cancel"}}),
+                _ => json!({"jsonrpc": "2.0", "id": id,
+                    "error": {"code": McpError::METHOD_NOT_FOUND, "message": "Method not found"}}),
             };
             let _ = transport.send(&answer).await;
         }

@@ -34,6 +34,7 @@ impl McpError {
     pub const METHOD_NOT_FOUND: i64 = -32601;
     pub const INVALID_PARAMS: i64 = -32602;
     pub const INVALID_REQUEST: i64 = -32600;
+    pub const REQUEST_TIMEOUT: i64 = -32001;
 
     /// Whether a `tools/list` may be tried again after a pause: transient server and transport
     /// failures are; 4xx, invalid params, method not found and a request timeout are not.
@@ -41,9 +42,12 @@ impl McpError {
         match self {
             McpError::Rpc { code, .. } => !matches!(
                 *code,
-                Self::METHOD_NOT_FOUND | Self::INVALID_PARAMS | Self::INVALID_REQUEST
+                Self::METHOD_NOT_FOUND
+                    | Self::INVALID_PARAMS
+                    | Self::INVALID_REQUEST
+                    | Self::REQUEST_TIMEOUT
             ),
-            McpError::Http { status, .. } => *status >= 500,
+            McpError::Http { status, .. } => !(400..500).contains(status),
             McpError::Closed(_) | McpError::Other(_) => true,
             McpError::Timeout { .. } | McpError::Auth { .. } | McpError::SessionExpired => false,
         }

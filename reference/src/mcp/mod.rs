@@ -6,12 +6,14 @@ mod catalog;
 pub mod config;
 mod connection;
 mod error;
+mod result;
 mod runtime;
 mod transport;
 
 pub use catalog::{wire_name, McpTool};
 pub use config::{Candidates, Sources};
 pub use error::McpError;
+pub use result::{map_error, map_result, CallOutput};
 pub use runtime::{Budgets, McpRuntime, Status};
 
 use std::path::{Path, PathBuf};
@@ -34,24 +36,3 @@ pub fn roots(cwd: &Path, add_dirs: &[PathBuf]) -> Value {
         .collect::<Vec<_>>())
 }
 
-/// A `tools/call` result's content as tool_result blocks: text and images kept, embedded
-/// resources as their text.
-pub fn result_blocks(result: &Value) -> Value {
-    let blocks: Vec<Value> = result["content"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|b| match b["type"].as_str()? {
-            "text" => Some(json!({"type": "text", "text": b["text"]})),
-            "image" => Some(json!({"type": "image", "source": {"type": "base64", "media_type": b["mimeType"], "data": b["data"]}})),
-            "resource" => Some(json!({"type": "text", "text": b["resource"]["text"]})),
-            _ => None,
-        })
-        .collect();
-    json!(blocks)
-}
-
-/// The tool_result text of a call that failed before a result came back.
-pub fn call_error_text(e: &McpError) -> String {
-    e.to_string()
-}

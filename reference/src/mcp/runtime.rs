@@ -49,6 +49,7 @@ impl Status {
 pub struct Budgets {
     pub connect: Duration,
     pub request: Duration,
+    pub tool_call: Duration,
     pub local_batch: usize,
     pub remote_batch: usize,
 }
@@ -63,9 +64,12 @@ impl Budgets {
         let count = |var: &str, default: usize| {
             std::env::var(var).ok().and_then(|v| v.parse::<usize>().ok()).filter(|v| *v > 0).unwrap_or(default)
         };
+        // MCP_TIMEOUT bounds connecting and listing in 2.1.235; MCP_TOOL_TIMEOUT bounds a call.
         Budgets {
             connect: ms("MCP_TIMEOUT", limits::MCP_CONNECT_TIMEOUT.get()),
-            request: ms("MCP_TOOL_TIMEOUT", limits::MCP_REQUEST_TIMEOUT.get()),
+            request: ms("MCP_TIMEOUT", limits::MCP_REQUEST_TIMEOUT.get()),
+            tool_call: ms("MCP_TOOL_TIMEOUT", limits::MCP_TOOL_CALL_TIMEOUT.get())
+                .max(Duration::from_millis(limits::MCP_TOOL_CALL_TIMEOUT_MIN.get())),
             local_batch: count("MCP_SERVER_CONNECTION_BATCH_SIZE", limits::MCP_CONNECT_LOCAL_BATCH_SIZE.usize()),
             remote_batch: count("MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE", limits::MCP_CONNECT_REMOTE_BATCH_SIZE.usize()),
         }
@@ -141,10 +145,14 @@ impl McpRuntime {
     /// The tools a request assembled now carries: each server's newest applied catalog. A
     /// refresh still in flight is not waited for.
     pub fn current_tools(&self) -> Vec<McpTool> {
-        self.servers
+        let mut tools: Vec<McpTool> = self
+            .servers
             .iter()
             .flat_map(|s| s.catalog.lock().expect("not poisoned").tools.clone())
-            .collect()
+            .collect();
+        // After the builtins, by name, as 2.1.235 orders them.
+        tools.sort_by(|a, b| a.wire_name.cmp(&b.wire_name));
+        tools
     }
 
     /// Server instructions, cut to the documented length, for the system prompt.
@@ -160,17 +168,30 @@ impl McpRuntime {
 
     /// Runs a tool the model called by its wire name. Never replayed: a call whose connection
     /// drops fails with that error.
-    pub async fn call(&self, tool: &McpTool, arguments: &Value) -> Result<Value, McpError> {
+    pub async fn call(
+        &self,
+        tool: &McpTool,
+        tool_use_id: &str,
+        arguments: &Value,
+    ) -> Result<Value, McpError> {
         let server = self
             .servers
             .iter()
             .find(|s| s.spec.name == tool.server)
             .ok_or_else(|| McpError::Other(format!("MCP server \"{}\" is gone", tool.server)))?;
+        // The tool_use id and a progress token (the request's own id) ride in `_meta`, as 2.1.235
+        // sends them.
+        let id = tool_use_id.to_owned();
+        let arguments = arguments.clone();
+        let name = tool.name.clone();
         server
-            .request(
+            .request_with(
                 "tools/call",
-                json!({"name": tool.name, "arguments": arguments}),
-                server.budgets.request,
+                move |rpc_id| {
+                    json!({"name": name, "arguments": arguments,
+                        "_meta": {"claudecode/toolUseId": id, "progressToken": rpc_id}})
+                },
+                server.budgets.tool_call,
             )
             .await
     }
@@ -242,6 +263,13 @@ impl Server {
             McpError::Auth { .. } if !self.has_user_authorization() => Status::NeedsAuth,
             _ => Status::Failed,
         };
+        // An explicit header disables the OAuth fallback: no discovery for it.
+        if status == Status::NeedsAuth {
+            let conn = self.conn.lock().expect("not poisoned").clone();
+            if let Some(Transport::Http(h)) = conn.as_ref().map(|c| c.transport().clone()) {
+                h.discover_oauth().await;
+            }
+        }
         match (&e, status) {
             (McpError::Auth { status, .. }, Status::Failed) => self.report(format!(
                 "AUTH_HEADER_REJECTED: the server answered {status} to the configured Authorization header"
@@ -313,23 +341,32 @@ impl Server {
         Ok(())
     }
 
-    /// A request on the live connection; an expired HTTP session is re-initialized once and the
-    /// request retried once.
     async fn request(&self, method: &str, params: Value, timeout: Duration) -> Result<Value, McpError> {
+        self.request_with(method, move |_| params.clone(), timeout).await
+    }
+
+    /// A request on the live connection (`params` built from its JSON-RPC id); an expired HTTP
+    /// session is re-initialized once and the request retried once.
+    async fn request_with(
+        &self,
+        method: &str,
+        params: impl Fn(u64) -> Value + Send + Sync,
+        timeout: Duration,
+    ) -> Result<Value, McpError> {
         let conn = self
             .conn
             .lock()
             .expect("not poisoned")
             .clone()
             .ok_or_else(|| McpError::Closed("not connected".into()))?;
-        match conn.request(method, params.clone(), timeout).await {
+        match conn.request_with(method, &params, timeout).await {
             Err(McpError::SessionExpired) => {
                 let Transport::Http(h) = conn.transport() else {
                     return Err(McpError::SessionExpired);
                 };
                 h.reset_session();
                 self.initialize(&conn).await?;
-                conn.request(method, params, timeout).await
+                conn.request_with(method, &params, timeout).await
             }
             other => other,
         }
@@ -346,7 +383,7 @@ impl Server {
             let seq = self.begin_refresh();
             self.refresh_tools(seq).await;
         }
-        for (kind, method) in [("resources", "resources/list"), ("prompts", "prompts/list")] {
+        for (kind, method) in [("prompts", "prompts/list"), ("resources", "resources/list")] {
             if wanted(kind) {
                 // A failing resource or prompt listing is isolated: it touches nothing else.
                 if let Err(e) = self.request(method, Value::Null, self.budgets.request).await {
@@ -382,7 +419,10 @@ impl Server {
                     catalog.tools = tools;
                 }
             }
-            Err(e) => self.report(format!("tools/list failed; keeping the previous tools: {e}")),
+            Err(e) if self.catalog.lock().expect("not poisoned").generation > 0 => {
+                self.report(format!("tools/list failed; keeping the previous tools: {e}"))
+            }
+            Err(e) => self.report(format!("tools/list failed: {e}")),
         }
     }
 
@@ -395,12 +435,16 @@ impl Server {
                     tokio::spawn(async move { me.refresh_tools(seq).await });
                 }
                 ServerEvent::Notification(_) => {}
-                ServerEvent::Closed(why) => {
+                ServerEvent::Closed(close) => {
                     if self.shutting_down.load(Ordering::SeqCst) || self.status() != Status::Connected {
                         return;
                     }
-                    self.report(format!("connection closed: {why}"));
-                    tokio::spawn(self.clone().reconnect());
+                    self.report(format!("connection closed: {}", close.why));
+                    if close.may_reconnect {
+                        tokio::spawn(self.clone().reconnect());
+                    } else {
+                        self.set_status(Status::Failed);
+                    }
                     return;
                 }
             }

@@ -154,9 +154,13 @@ impl Behaviour {
                         "jsonrpc": "2.0", "method": "notifications/tools/list_changed"
                     })));
                 }
-                let mut r = json!({"content": [{"type": "text", "text": text}]});
-                if spec.is_some_and(|s| s.is_error) {
+                let spec = spec.expect("checked above");
+                let mut r = json!({"content": spec.content.clone().unwrap_or_else(|| json!([{"type": "text", "text": text}]))});
+                if spec.is_error {
                     r["isError"] = json!(true);
+                }
+                if let Some(sc) = &spec.structured_content {
+                    r["structuredContent"] = sc.clone();
                 }
                 r
             }

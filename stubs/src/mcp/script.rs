@@ -126,6 +126,12 @@ pub struct ToolSpec {
     /// The result carries `isError: true`.
     #[serde(default)]
     pub is_error: bool,
+    /// The result's `content` array as is (instead of one text block of `result`).
+    #[serde(default)]
+    pub content: Option<Value>,
+    /// The result's `structuredContent`.
+    #[serde(default)]
+    pub structured_content: Option<Value>,
 }
 
 /// What a server does, instead of answering normally, to the Nth request of a method.

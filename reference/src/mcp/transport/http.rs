@@ -174,6 +174,30 @@ impl HttpTransport {
         }
     }
 
+    /// What a client does for a 401 without a user-supplied header: look for the OAuth
+    /// metadata (protected resource, path-specific first; authorization server; OpenID), in the
+    /// order 2.1.235 asks. Answers are not needed to classify the server as needing auth.
+    pub async fn discover_oauth(&self) {
+        let Ok(url) = reqwest::Url::parse(&self.spec.url) else {
+            return;
+        };
+        let origin = url.origin().ascii_serialization();
+        let path = url.path().trim_end_matches('/');
+        for well_known in [
+            format!("/.well-known/oauth-protected-resource{path}"),
+            "/.well-known/oauth-protected-resource".into(),
+            "/.well-known/oauth-authorization-server".into(),
+            "/.well-known/openid-configuration".into(),
+        ] {
+            let _ = self
+                .client
+                .get(format!("{origin}{well_known}"))
+                .header("accept", "application/json")
+                .send()
+                .await;
+        }
+    }
+
     pub async fn shutdown(&self) {
         if self.session.lock().expect("not poisoned").is_some() {
             let _ = self.request(reqwest::Method::DELETE).send().await;

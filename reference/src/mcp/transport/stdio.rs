@@ -12,7 +12,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::mpsc;
 
-use super::super::connection::Incoming;
+use super::super::connection::{Close, Incoming};
 use super::super::error::McpError;
 use crate::limits;
 
@@ -28,8 +28,9 @@ pub struct StdioSpec {
 /// Everything else (API keys, tokens) stays with the agent.
 const INHERITED_ENV: &[&str] = &["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "TMPDIR"];
 
-/// How long the server gets to exit after stdin closes, and again after each signal.
+/// How long the server gets to exit after stdin closes, and after SIGTERM.
 const EXIT_WAIT: Duration = Duration::from_millis(limits::MCP_STDIO_EXIT_WAIT.get());
+const KILL_WAIT: Duration = Duration::from_millis(limits::MCP_STDIO_KILL_WAIT.get());
 
 pub struct StdioTransport {
     stdin: tokio::sync::Mutex<Option<ChildStdin>>,
@@ -89,8 +90,8 @@ impl StdioTransport {
             .map_err(|e| McpError::Closed(format!("write EPIPE: {e}")))
     }
 
-    /// Close stdin and wait; then SIGINT, SIGTERM and SIGKILL in turn, each with a wait, until
-    /// the process is gone. Nothing is left running.
+    /// Close stdin and wait 100 ms; then SIGTERM and wait 400 ms; then SIGKILL (the seed's order,
+    /// 2.1.235's waits). Nothing is left running.
     pub async fn shutdown(&self) {
         self.stdin.lock().await.take();
         let Some(mut child) = self.child.lock().expect("not poisoned").take() else {
@@ -99,16 +100,14 @@ impl StdioTransport {
         if tokio::time::timeout(EXIT_WAIT, child.wait()).await.is_ok() {
             return;
         }
-        for signal in [libc::SIGINT, libc::SIGTERM] {
-            if let Some(pid) = self.pid {
-                // SAFETY: kill(2) on the pid of our own child, which has not been reaped.
-                unsafe {
-                    libc::kill(pid as i32, signal);
-                }
+        if let Some(pid) = self.pid {
+            // SAFETY: kill(2) on the pid of our own child, which has not been reaped.
+            unsafe {
+                libc::kill(pid as i32, libc::SIGTERM);
             }
-            if tokio::time::timeout(EXIT_WAIT, child.wait()).await.is_ok() {
-                return;
-            }
+        }
+        if tokio::time::timeout(KILL_WAIT, child.wait()).await.is_ok() {
+            return;
         }
         let _ = child.kill().await;
     }
@@ -126,7 +125,10 @@ async fn read_lines(
     loop {
         let n = match stdout.read(&mut chunk).await {
             Ok(0) | Err(_) => {
-                let _ = incoming.send(Incoming::Closed("server process exited".into()));
+                let _ = incoming.send(Incoming::Closed(Close {
+                    why: "server process exited".into(),
+                    may_reconnect: true,
+                }));
                 return;
             }
             Ok(n) => n,
@@ -142,7 +144,10 @@ async fn read_lines(
         }
         buf.extend_from_slice(&chunk[start..n]);
         if buf.len() > cap {
-            let _ = incoming.send(Incoming::Closed(line_cap_message(cap)));
+            let _ = incoming.send(Incoming::Closed(Close {
+                why: line_cap_message(cap),
+                may_reconnect: false,
+            }));
             return;
         }
     }
