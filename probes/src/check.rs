@@ -54,7 +54,9 @@ pub enum CheckKind {
     /// What fake MCP server `server` saw: `absent` (never started or dialled), `counts` (client →
     /// server messages by method, `response` for answers), `order` (their exact sequence),
     /// `includes`/`excludes` (methods), `contains`/`not_contains` (its log as text), `method` with
-    /// `gaps_ms` (the least wait between consecutive messages of that method), `starts_ms`.
+    /// `gaps_ms` (the first waits between consecutive messages of that method; `GET` counts the
+    /// HTTP server stream's opens), `starts_ms`,
+    /// `released_ms`, `survives`.
     Mcp,
 }
 
@@ -88,6 +90,12 @@ pub struct CheckSpec {
     /// `[lo, hi]`: the server's first message arrives lo..hi ms after the first message any
     /// server of the run received (connection batches).
     pub starts_ms: Option<Vec<u64>>,
+    /// `[lo, hi]`: the client let go of the server (stdin closed or a signal) lo..hi ms after the
+    /// server's first message.
+    pub released_ms: Option<Vec<u64>>,
+    /// Whether the server's process was still running after the target exited. Stating it
+    /// replaces the builtin "no MCP server process outlived the target" check for this server.
+    pub survives: Option<bool>,
     /// Why a target differs; required inside `differs.<target>`.
     pub reason: Option<String>,
     /// Per-target expectations that replace fields of this check: `differs."claude@2.1.235"`.
@@ -167,12 +175,18 @@ impl CheckSpec {
                 "events or keys",
             )?,
             CheckKind::ToolDef => {
-                need(self.request.is_some(), "request", "the 1-based main-loop request")?;
+                need(
+                    self.request.is_some(),
+                    "request",
+                    "the 1-based main-loop request",
+                )?;
                 need(self.tool.is_some(), "tool", "the tools[] name")?
             }
-            CheckKind::System | CheckKind::UserContext => {
-                need(self.request.is_some(), "request", "the 1-based main-loop request")?
-            }
+            CheckKind::System | CheckKind::UserContext => need(
+                self.request.is_some(),
+                "request",
+                "the 1-based main-loop request",
+            )?,
             CheckKind::Mcp => {
                 need(self.server.is_some(), "server", "the `[[mcp_server]]` name")?;
                 need(
@@ -180,11 +194,16 @@ impl CheckSpec {
                     "method",
                     "the method whose gaps `gaps_ms` states",
                 )?;
-                need(
-                    self.starts_ms.as_ref().is_none_or(|w| w.len() == 2 && w[0] <= w[1]),
-                    "starts_ms",
-                    "a window [lo, hi] in ms",
-                )?
+                for (field, window) in [
+                    ("starts_ms", &self.starts_ms),
+                    ("released_ms", &self.released_ms),
+                ] {
+                    need(
+                        window.as_ref().is_none_or(|w| w.len() == 2 && w[0] <= w[1]),
+                        field,
+                        "a window [lo, hi] in ms",
+                    )?;
+                }
             }
             CheckKind::Result | CheckKind::Pairing | CheckKind::Stderr | CheckKind::Stdout => {}
         }
@@ -234,6 +253,8 @@ impl CheckSpec {
             method,
             gaps_ms,
             starts_ms,
+            released_ms,
+            survives,
             reason
         );
         if over.equals.is_some() || over.contains.is_some() || over.not_contains.is_some() {
@@ -495,9 +516,10 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
         CheckKind::Mcp => crate::mcp::check(spec, run),
         CheckKind::ToolDef | CheckKind::System | CheckKind::UserContext => {
             let n = spec.request.unwrap_or(1);
-            let request = Request(requests.get(n.wrapping_sub(1)).ok_or_else(|| {
-                format!("request {n} was never sent ({} sent)", requests.len())
-            })?);
+            let request =
+                Request(requests.get(n.wrapping_sub(1)).ok_or_else(|| {
+                    format!("request {n} was never sent ({} sent)", requests.len())
+                })?);
             if kind == CheckKind::System {
                 return text_expectations(spec, &run.places.redact(&request.system_text()));
             }
@@ -511,7 +533,10 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
             }
             let name = spec.tool.as_deref().unwrap_or_default();
             let tool = request.tool(name).ok_or_else(|| {
-                format!("request {n} tools[] has no `{name}`\n  seen: {:?}", request.tool_names())
+                format!(
+                    "request {n} tools[] has no `{name}`\n  seen: {:?}",
+                    request.tool_names()
+                )
             })?;
             if let Some(want) = &spec.input_schema {
                 if &tool["input_schema"] != want {
@@ -677,7 +702,9 @@ mod tests {
 
     #[test]
     fn text_expectations_expand_repeats() {
-        let s = spec("kind = \"stdout\"\ncontains = \"{repeat:3:ab}\"\nnot_contains = \"{repeat:4:ab}\"\n");
+        let s = spec(
+            "kind = \"stdout\"\ncontains = \"{repeat:3:ab}\"\nnot_contains = \"{repeat:4:ab}\"\n",
+        );
         assert!(text_expectations(&s, "xababab").is_ok());
         assert!(text_expectations(&s, "abababab").is_err());
         assert!(text_expectations(&s, "abab").is_err());

@@ -39,6 +39,24 @@ impl ServerRecord {
         self.entries.iter().filter(|e| e.dir == "in")
     }
 
+    /// When `method` arrived: a JSON-RPC method, or an HTTP verb (`GET`, `DELETE`) for the
+    /// requests the HTTP server noted.
+    pub fn times_of(&self, method: &str) -> Vec<u64> {
+        let verb = format!("{method} /");
+        let is_verb = method.chars().all(|c| c.is_ascii_uppercase());
+        self.entries
+            .iter()
+            .filter(|e| {
+                if is_verb {
+                    e.note.as_deref().is_some_and(|n| n.starts_with(&verb))
+                } else {
+                    e.dir == "in" && e.method() == Some(method)
+                }
+            })
+            .map(|e| e.t_ms)
+            .collect()
+    }
+
     pub fn started(&self) -> bool {
         !self.entries.is_empty()
     }
@@ -48,7 +66,11 @@ impl ServerRecord {
         let mut pids: Vec<u32> = self
             .entries
             .iter()
-            .filter(|e| e.note.as_deref().is_some_and(|n| n.starts_with("start argv=")))
+            .filter(|e| {
+                e.note
+                    .as_deref()
+                    .is_some_and(|n| n.starts_with("start argv="))
+            })
             .map(|e| e.pid)
             .collect();
         pids.dedup();
@@ -71,14 +93,25 @@ pub async fn setup(
     for script in servers {
         let script_path = dir.join(format!("{}.script.json", file_safe(&script.name)));
         let log = dir.join(format!("{}.log.jsonl", file_safe(&script.name)));
-        let expanded: McpScript = serde_json::from_value(places.expand_json(&serde_json::to_value(script)?))?;
+        let expanded: McpScript =
+            serde_json::from_value(places.expand_json(&serde_json::to_value(script)?))?;
         std::fs::write(&script_path, serde_json::to_vec_pretty(&expanded)?)?;
         let (mut entry, http) = match script.transport {
             Transport::Stdio => {
+                let mut args = vec![
+                    "--script".to_owned(),
+                    script_path.display().to_string(),
+                    "--log".to_owned(),
+                    log.display().to_string(),
+                ];
+                if !expanded.args.is_empty() {
+                    args.push("--".into());
+                    args.extend(expanded.args.iter().cloned());
+                }
                 let mut entry = json!({
                     "type": "stdio",
                     "command": fake_mcp_binary()?.display().to_string(),
-                    "args": ["--script", script_path.display().to_string(), "--log", log.display().to_string()],
+                    "args": args,
                 });
                 if !expanded.env.is_empty() {
                     entry["env"] = json!(expanded.env);
@@ -194,7 +227,13 @@ fn alive(pid: u32) -> bool {
 
 fn file_safe(name: &str) -> String {
     name.chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect()
 }
 
@@ -214,7 +253,14 @@ fn build_fake_mcp() -> Result<PathBuf> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../stubs/Cargo.toml");
     let output = std::process::Command::new(cargo)
-        .args(["build", "--quiet", "--message-format=json", "--bin", "fake-mcp", "--manifest-path"])
+        .args([
+            "build",
+            "--quiet",
+            "--message-format=json",
+            "--bin",
+            "fake-mcp",
+            "--manifest-path",
+        ])
         .arg(&manifest)
         .stderr(std::process::Stdio::inherit())
         .output()
@@ -253,15 +299,32 @@ pub fn render_log(record: &ServerRecord, places: &Places) -> String {
 pub fn check(spec: &crate::check::CheckSpec, run: &crate::RunOutcome) -> Result<(), String> {
     use crate::check::{expected_seen, list_diff, text_expectations};
     let name = spec.server.as_deref().unwrap_or_default();
-    let record = run.mcp.get(name).ok_or_else(|| {
-        format!("no `[[mcp_server]]` named `{name}` in this scenario")
-    })?;
+    let record = run
+        .mcp
+        .get(name)
+        .ok_or_else(|| format!("no `[[mcp_server]]` named `{name}` in this scenario"))?;
     let dialled = match record.transport {
         Transport::Stdio => record.started(),
         Transport::Http => record.entries.iter().any(|e| {
-            e.dir == "in" || e.note.as_deref().is_some_and(|n| !n.starts_with("start http"))
+            e.dir == "in"
+                || e.note
+                    .as_deref()
+                    .is_some_and(|n| !n.starts_with("start http"))
         }),
     };
+    if let Some(want) = spec.survives {
+        let left = run.mcp_survivors.iter().any(|(n, _)| n == name);
+        if left != want {
+            return Err(format!(
+                "server `{name}` {} after the target exited",
+                if left {
+                    "was still running"
+                } else {
+                    "was gone"
+                }
+            ));
+        }
+    }
     if spec.absent == Some(true) {
         return if dialled {
             Err(format!(
@@ -274,7 +337,7 @@ pub fn check(spec: &crate::check::CheckSpec, run: &crate::RunOutcome) -> Result<
     }
     let methods: Vec<&str> = record.received().filter_map(LogEntry::method).collect();
     for (method, want) in spec.counts.iter().flatten() {
-        let seen = methods.iter().filter(|m| *m == method).count();
+        let seen = record.times_of(method).len();
         if seen as i64 != *want {
             return Err(format!(
                 "`{method}` messages to `{name}`: {}\n  all received: {methods:?}",
@@ -289,27 +352,34 @@ pub fn check(spec: &crate::check::CheckSpec, run: &crate::RunOutcome) -> Result<
     }
     for want in spec.includes.iter().flatten() {
         if !methods.contains(&want.as_str()) {
-            return Err(format!("`{name}` never received `{want}`\n  received: {methods:?}"));
+            return Err(format!(
+                "`{name}` never received `{want}`\n  received: {methods:?}"
+            ));
         }
     }
     for unwanted in spec.excludes.iter().flatten() {
         if methods.contains(&unwanted.as_str()) {
-            return Err(format!("`{name}` received `{unwanted}`\n  received: {methods:?}"));
+            return Err(format!(
+                "`{name}` received `{unwanted}`\n  received: {methods:?}"
+            ));
         }
     }
     if let (Some(method), Some(want)) = (&spec.method, &spec.gaps_ms) {
-        let times: Vec<u64> = record
-            .received()
-            .filter(|e| e.method() == Some(method.as_str()))
-            .map(|e| e.t_ms)
-            .collect();
+        // The first gaps: a retry schedule, however many tries followed (`counts` says that).
+        let times = record.times_of(method);
         let gaps: Vec<u64> = times.windows(2).map(|w| w[1] - w[0]).collect();
-        let fits = gaps.len() == want.len()
-            && gaps.iter().zip(want).all(|(g, w)| g >= w && *g < w + gap_slack(*w));
+        let fits = gaps.len() >= want.len()
+            && gaps
+                .iter()
+                .zip(want)
+                .all(|(g, w)| g >= w && *g < w + gap_slack(*w));
         if !fits {
             return Err(format!(
                 "gaps between `{method}` messages: {}",
-                expected_seen(format!("{want:?} ms (each at least, within its slack)"), format!("{gaps:?} ms"))
+                expected_seen(
+                    format!("{want:?} ms (each at least, within its slack)"),
+                    format!("{gaps:?} ms")
+                )
             ));
         }
     }
@@ -323,6 +393,30 @@ pub fn check(spec: &crate::check::CheckSpec, run: &crate::RunOutcome) -> Result<
         if at < window[0] || at > window[1] {
             return Err(format!(
                 "`{name}` first message at +{at} ms, expected within [{}, {}] ms of the first server's",
+                window[0], window[1]
+            ));
+        }
+    }
+    if let Some(window) = &spec.released_ms {
+        let first = record.received().next().map(|e| e.t_ms);
+        let released = record
+            .entries
+            .iter()
+            .find(|e| {
+                e.note
+                    .as_deref()
+                    .is_some_and(|n| n == "stdin EOF" || n.starts_with("SIG"))
+            })
+            .map(|e| e.t_ms);
+        let (Some(first), Some(released)) = (first, released) else {
+            return Err(format!(
+                "`{name}` was never let go (no stdin EOF or signal logged)"
+            ));
+        };
+        let after = released - first;
+        if after < window[0] || after > window[1] {
+            return Err(format!(
+                "`{name}` let go {after} ms after its first message, expected within [{}, {}] ms",
                 window[0], window[1]
             ));
         }

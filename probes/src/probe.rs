@@ -128,9 +128,18 @@ fn builtin_checks(scenario: &Scenario, run: &RunOutcome) -> Vec<CheckOutcome> {
         detail,
     ));
     if !run.mcp.is_empty() && !run.timed_out {
+        // Servers whose survival a scenario states itself (with a per-target difference) are
+        // judged by that check.
+        let stated: Vec<&str> = scenario
+            .checks
+            .iter()
+            .filter(|c| c.get_ref().survives.is_some())
+            .filter_map(|c| c.get_ref().server.as_deref())
+            .collect();
         let left: Vec<String> = run
             .mcp_survivors
             .iter()
+            .filter(|(name, _)| !stated.contains(&name.as_str()))
             .map(|(name, pid)| format!("{name} (pid {pid})"))
             .collect();
         out.push(CheckOutcome::new(

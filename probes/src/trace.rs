@@ -299,8 +299,8 @@ fn type_of(schema: &Value) -> String {
     }
 }
 
-/// Per fake MCP server: the methods it received with their counts (in order of first arrival:
-/// concurrent answers may interleave, counts do not), and the client's initialize params.
+/// Per fake MCP server: the methods it received with their counts (sorted: concurrent messages
+/// may interleave, counts do not), and the client's initialize params.
 fn mcp_servers(run: &RunOutcome, out: &mut String) {
     for (name, record) in &run.mcp {
         let mut counts: Vec<(&str, usize)> = Vec::new();
@@ -310,6 +310,7 @@ fn mcp_servers(run: &RunOutcome, out: &mut String) {
                 None => counts.push((method, 1)),
             }
         }
+        counts.sort_unstable();
         let received = if counts.is_empty() {
             "nothing".to_owned()
         } else {
@@ -319,7 +320,12 @@ fn mcp_servers(run: &RunOutcome, out: &mut String) {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        writeln!(out, "mcp {name} ({:?}): received {received}", record.transport).unwrap();
+        writeln!(
+            out,
+            "mcp {name} ({:?}): received {received}",
+            record.transport
+        )
+        .unwrap();
         if let Some(init) = record.received().find(|e| e.method() == Some("initialize")) {
             let params = &init.msg["params"];
             writeln!(

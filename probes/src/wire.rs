@@ -17,7 +17,10 @@ impl<'a> Request<'a> {
 
     /// The `tools[]` entry named `name`.
     pub fn tool(&self, name: &str) -> Option<&'a Value> {
-        self.0["tools"].as_array()?.iter().find(|t| t["name"] == name)
+        self.0["tools"]
+            .as_array()?
+            .iter()
+            .find(|t| t["name"] == name)
     }
 
     /// The system prompt as one text (blocks joined by newlines).

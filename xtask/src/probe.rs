@@ -40,7 +40,10 @@ pub struct ProbeArgs {
 
 pub fn run(args: ProbeArgs) -> Result<bool> {
     let root = workspace_root();
-    let dir = args.scenarios.clone().unwrap_or_else(|| root.join("scenarios"));
+    let dir = args
+        .scenarios
+        .clone()
+        .unwrap_or_else(|| root.join("scenarios"));
     let mut scenarios = probes::load_dir(&dir).map_err(|e| anyhow::anyhow!("{e}"))?;
     if !args.filter.is_empty() {
         scenarios.retain(|s| args.filter.iter().any(|f| s.id.contains(f.as_str())));

@@ -58,6 +58,15 @@ async fn start_mcp(config: &Config) -> Arc<McpRuntime> {
         cwd: &config.cwd,
         home: &config.home,
         managed,
+        child_env: [
+            ("CLAUDECODE", "1".to_owned()),
+            ("CLAUDE_CODE_ENTRYPOINT", "sdk-cli".to_owned()),
+            ("CLAUDE_CODE_SESSION_ID", config.session_id.clone()),
+            ("CLAUDE_PROJECT_DIR", config.cwd.display().to_string()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v))
+        .collect(),
     });
     for e in &candidates.errors {
         eprintln!("{e}");
@@ -102,7 +111,13 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
     let first_tools = mcp.current_tools();
     let mut names: Vec<&str> = catalog.iter().map(|t| t.name()).collect();
     names.extend(first_tools.iter().map(|t| t.wire_name.as_str()));
-    let mut init = out.init(&cwd, &names, &config.model, config.mode.as_str(), &memory_dir);
+    let mut init = out.init(
+        &cwd,
+        &names,
+        &config.model,
+        config.mode.as_str(),
+        &memory_dir,
+    );
     init["mcp_servers"] = json!(mcp.statuses());
     out.event(&init);
 
@@ -220,11 +235,13 @@ async fn mcp_call(
     ctx: &ToolContext,
 ) -> (Value, Value, Option<String>) {
     let id = tool_use["id"].as_str().unwrap_or_default();
-    let error_block = |text: String| {
-        json!({"type": "tool_result", "content": text, "is_error": true, "tool_use_id": id})
-    };
+    let error_block = |text: String| json!({"type": "tool_result", "content": text, "is_error": true, "tool_use_id": id});
     if let Decision::Ask(message) = ctx.permissions.decide(&Access::Mcp(tool.wire_name.clone())) {
-        return (error_block(message.clone()), json!(format!("Error: {message}")), Some(message));
+        return (
+            error_block(message.clone()),
+            json!(format!("Error: {message}")),
+            Some(message),
+        );
     }
     let out = match mcp.call(tool, id, &tool_use["input"]).await {
         Ok(result) => mcp::map_result(&tool.server, &tool.wire_name, &result),

@@ -92,7 +92,9 @@ pub const MCP_STDIO_KILL_WAIT: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::RealBinary { case: "recon mcp/A refresh_ignsig: SIGKILL 400 ms after SIGTERM" },
+    source: Source::RealBinary {
+        case: "recon mcp/A refresh_ignsig: SIGKILL 400 ms after SIGTERM",
+    },
     what: "How long a stdio server gets after SIGTERM before SIGKILL.",
 };
 
@@ -102,7 +104,9 @@ pub const MCP_TOOL_CALL_TIMEOUT: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::RealBinary { case: "recon mcp/A strings: MCP_TOOL_TIMEOUT default 1e8 ms" },
+    source: Source::RealBinary {
+        case: "recon mcp/A strings: MCP_TOOL_TIMEOUT default 1e8 ms",
+    },
     what: "Default wall-clock limit of one tools/call (MCP_TOOL_TIMEOUT overrides).",
 };
 
@@ -112,7 +116,9 @@ pub const MCP_TOOL_CALL_TIMEOUT_MIN: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::RealBinary { case: "recon mcp/A strings: values below 1000 ms are ignored" },
+    source: Source::RealBinary {
+        case: "recon mcp/A strings: values below 1000 ms are ignored",
+    },
     what: "Smallest tools/call timeout an override can set.",
 };
 

@@ -48,7 +48,13 @@ pub fn wire_name(server: &str, tool: &str) -> String {
 
 fn normalize(s: &str) -> String {
     s.chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect()
 }
 
@@ -88,10 +94,18 @@ where
         }
         match page["nextCursor"].as_str() {
             Some(next) if !next.is_empty() => cursor = Some(next.to_owned()),
-            _ => return Ok(Listing { tools, capped: false }),
+            _ => {
+                return Ok(Listing {
+                    tools,
+                    capped: false,
+                })
+            }
         }
     }
-    Ok(Listing { tools, capped: true })
+    Ok(Listing {
+        tools,
+        capped: true,
+    })
 }
 
 async fn with_retries<F, Fut>(mut attempt: F) -> Result<Value, McpError>
@@ -124,7 +138,9 @@ pub fn convert(server: &str, listed: &[Value]) -> (Vec<McpTool>, Vec<String>) {
     let mut dropped = Vec::new();
     for raw in listed {
         let Some(name) = raw["name"].as_str().filter(|n| !n.is_empty()) else {
-            dropped.push(format!("MCP server \"{server}\": a tool without a name was dropped"));
+            dropped.push(format!(
+                "MCP server \"{server}\": a tool without a name was dropped"
+            ));
             continue;
         };
         let schema = raw
@@ -175,7 +191,9 @@ fn check_schema(schema: &Value) -> Result<(), String> {
     };
     for combinator in ["anyOf", "oneOf", "allOf"] {
         if obj.contains_key(combinator) {
-            return Err(format!("uses top-level {combinator}, which the Anthropic API does not accept"));
+            return Err(format!(
+                "uses top-level {combinator}, which the Anthropic API does not accept"
+            ));
         }
     }
     if obj.get("type").and_then(Value::as_str) != Some("object") {
@@ -206,7 +224,10 @@ mod tests {
 
     #[test]
     fn names_are_normalized_per_part() {
-        assert_eq!(wire_name("my server.x", "get/thing"), "mcp__my_server_x__get_thing");
+        assert_eq!(
+            wire_name("my server.x", "get/thing"),
+            "mcp__my_server_x__get_thing"
+        );
     }
 
     #[test]
@@ -237,7 +258,9 @@ mod tests {
         let listing = list_tools(|_| {
             calls += 1;
             let n = calls;
-            async move { Ok(json!({"tools": [{"name": format!("t{}", n.min(2))}], "nextCursor": "same"})) }
+            async move {
+                Ok(json!({"tools": [{"name": format!("t{}", n.min(2))}], "nextCursor": "same"}))
+            }
         })
         .await
         .unwrap();

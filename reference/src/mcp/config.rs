@@ -52,6 +52,8 @@ pub struct Sources<'a> {
     /// The managed settings file (the reference reads `CLAUDE_REFERENCE_MANAGED_SETTINGS` in
     /// tests; the real binary's fixed system path otherwise).
     pub managed: PathBuf,
+    /// Variables the agent sets for every stdio server (under the config's own `env`).
+    pub child_env: BTreeMap<String, String>,
 }
 
 pub fn load(sources: &Sources) -> Candidates {
@@ -85,7 +87,8 @@ pub fn load(sources: &Sources) -> Candidates {
             std::fs::read_to_string(arg)
                 .map_err(|e| format!("--mcp-config {arg}: {e}"))
                 .and_then(|t| {
-                    serde_json::from_str(&t).map_err(|e| format!("--mcp-config {arg}: invalid JSON: {e}"))
+                    serde_json::from_str(&t)
+                        .map_err(|e| format!("--mcp-config {arg}: invalid JSON: {e}"))
                 })
         };
         match doc {
@@ -97,13 +100,26 @@ pub fn load(sources: &Sources) -> Candidates {
             Err(e) => out.errors.push(e),
         }
     }
-    let policy = Policy::load(&sources.managed);
+    let policy = Policy::load(&[
+        sources.managed.clone(),
+        sources.home.join(".claude/settings.json"),
+    ]);
     for (name, entry) in declared {
-        match parse_entry(&name, &entry, sources.cwd) {
+        match parse_entry(&name, &entry, sources.cwd, &sources.child_env) {
             Ok(spec) if policy.allows(&spec) => out.connect.push(spec),
             Ok(_) => out.blocked.push(name),
             Err(e) => out.errors.push(e),
         }
+    }
+    match out.blocked.as_slice() {
+        [] => {}
+        [one] => out.errors.push(format!(
+            "Warning: MCP server blocked by enterprise policy: {one}"
+        )),
+        many => out.errors.push(format!(
+            "Warning: MCP servers blocked by enterprise policy: {}",
+            many.join(", ")
+        )),
     }
     out
 }
@@ -122,7 +138,12 @@ fn servers_of(doc: &Value) -> Vec<(String, Value)> {
         .unwrap_or_default()
 }
 
-fn parse_entry(name: &str, v: &Value, cwd: &Path) -> Result<ServerSpec, String> {
+fn parse_entry(
+    name: &str,
+    v: &Value,
+    cwd: &Path,
+    child_env: &BTreeMap<String, String>,
+) -> Result<ServerSpec, String> {
     let strings = |key: &str| -> BTreeMap<String, String> {
         v[key]
             .as_object()
@@ -147,7 +168,11 @@ fn parse_entry(name: &str, v: &Value, cwd: &Path) -> Result<ServerSpec, String> 
                     .filter_map(Value::as_str)
                     .map(expand_env)
                     .collect(),
-                env: strings("env"),
+                env: child_env
+                    .clone()
+                    .into_iter()
+                    .chain(strings("env"))
+                    .collect(),
                 cwd: cwd.to_owned(),
             })
         }
@@ -237,30 +262,50 @@ impl Approval {
     }
 }
 
-/// Managed `deniedMcpServers` / `allowedMcpServers`, matched by name, full command line or URL
-/// (`*` wildcards).
+/// `deniedMcpServers` / `allowedMcpServers` from managed settings and the user's settings,
+/// matched by name, full command line or URL (`*` wildcards).
 struct Policy {
     denied: Vec<Value>,
     allowed: Option<Vec<Value>>,
 }
 
 impl Policy {
-    fn load(path: &Path) -> Self {
-        let doc = read_json(path);
-        Policy {
-            denied: doc["deniedMcpServers"].as_array().cloned().unwrap_or_default(),
-            allowed: doc["allowedMcpServers"].as_array().cloned(),
+    fn load(files: &[PathBuf]) -> Self {
+        let mut policy = Policy {
+            denied: Vec::new(),
+            allowed: None,
+        };
+        for file in files {
+            let doc = read_json(file);
+            policy.denied.extend(
+                doc["deniedMcpServers"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default(),
+            );
+            if let Some(list) = doc["allowedMcpServers"].as_array() {
+                policy
+                    .allowed
+                    .get_or_insert_with(Vec::new)
+                    .extend(list.iter().cloned());
+            }
         }
+        policy
     }
 
     fn allows(&self, spec: &ServerSpec) -> bool {
         if self.denied.iter().any(|rule| matches(rule, spec)) {
             return false;
         }
-        match &self.allowed {
-            None => true,
-            Some(list) => list.iter().any(|rule| matches(rule, spec)),
-        }
+        let Some(list) = &self.allowed else {
+            return true;
+        };
+        // Once the allowlist names commands, a local server must match one of them: its name
+        // alone does not admit it (as 2.1.235 enforces).
+        let commands = list.iter().any(|r| r.get("serverCommand").is_some());
+        list.iter()
+            .filter(|r| !(commands && spec.is_local() && r.get("serverName").is_some()))
+            .any(|rule| matches(rule, spec))
     }
 }
 
@@ -275,7 +320,10 @@ fn matches(rule: &Value, spec: &ServerSpec) -> bool {
         let line: Vec<&str> = std::iter::once(s.command.as_str())
             .chain(s.args.iter().map(String::as_str))
             .collect();
-        return command.iter().map(|c| c.as_str().unwrap_or_default()).eq(line);
+        return command
+            .iter()
+            .map(|c| c.as_str().unwrap_or_default())
+            .eq(line);
     }
     if let Some(pattern) = rule["serverUrl"].as_str() {
         let ServerKind::Http(h) = &spec.kind else {
@@ -343,19 +391,39 @@ mod tests {
         let a = spec("a", None);
         let web = spec("web", Some("https://mcp.example.com/v1"));
         assert!(p(json!([]), None).allows(&a), "no allowlist = no filter");
-        assert!(!p(json!([]), Some(json!([]))).allows(&a), "empty allowlist denies all");
-        let both = p(json!([{"serverName": "a"}]), Some(json!([{"serverName": "a"}])));
+        assert!(
+            !p(json!([]), Some(json!([]))).allows(&a),
+            "empty allowlist denies all"
+        );
+        let both = p(
+            json!([{"serverName": "a"}]),
+            Some(json!([{"serverName": "a"}])),
+        );
         assert!(!both.allows(&a), "deny wins over allow");
         let cmd = p(json!([{"serverCommand": ["node", "s.js"]}]), None);
         assert!(!cmd.allows(&a));
-        let url = p(json!([]), Some(json!([{"serverUrl": "https://*.example.com/*"}])));
+        let url = p(
+            json!([]),
+            Some(json!([{"serverUrl": "https://*.example.com/*"}])),
+        );
         assert!(url.allows(&web));
         assert!(!url.allows(&a));
+        let by_cmd = p(
+            json!([]),
+            Some(json!([{"serverName": "a"}, {"serverCommand": ["other"]}])),
+        );
+        assert!(
+            !by_cmd.allows(&a),
+            "with command entries, a name does not admit a local server"
+        );
     }
 
     #[test]
     fn env_expansion_with_defaults() {
         std::env::set_var("REF_MCP_TEST_VAR", "x");
-        assert_eq!(expand_env("a${REF_MCP_TEST_VAR}b${NOPE_NOT_SET:-d}"), "axbd");
+        assert_eq!(
+            expand_env("a${REF_MCP_TEST_VAR}b${NOPE_NOT_SET:-d}"),
+            "axbd"
+        );
     }
 }

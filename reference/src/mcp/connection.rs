@@ -93,7 +93,8 @@ impl Connection {
         params: Value,
         timeout: Duration,
     ) -> Result<Value, McpError> {
-        self.request_with(method, &|_| params.clone(), timeout).await
+        self.request_with(method, &|_| params.clone(), timeout)
+            .await
     }
 
     /// As [`Connection::request`], with params built from the request's JSON-RPC id.
@@ -125,8 +126,10 @@ impl Connection {
                 self.pending.lock().expect("not poisoned").remove(&id);
                 let _ = self
                     .transport
-                    .send(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                        "params": {"requestId": id, "reason": "timed out"}}))
+                    .send(
+                        &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                        "params": {"requestId": id, "reason": "timed out"}}),
+                    )
                     .await;
                 Err(McpError::Timeout {
                     method: method.into(),
@@ -175,7 +178,9 @@ async fn dispatch(
                 "roots/list" => json!({"jsonrpc": "2.0", "id": id, "result": {"roots": roots}}),
                 "ping" => json!({"jsonrpc": "2.0", "id": id, "result": {}}),
                 // Nobody can answer a form in a non-interactive run.
-                "elicitation/create" => json!({"jsonrpc": "2.0", "id": id, "result": {"action": "cancel"}}),
+                "elicitation/create" => {
+                    json!({"jsonrpc": "2.0", "id": id, "result": {"action": "cancel"}})
+                }
                 _ => json!({"jsonrpc": "2.0", "id": id,
                     "error": {"code": McpError::METHOD_NOT_FOUND, "message": "Method not found"}}),
             };

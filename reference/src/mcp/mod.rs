@@ -32,7 +32,20 @@ pub fn roots(cwd: &Path, add_dirs: &[PathBuf]) -> Value {
     }
     json!(seen
         .iter()
-        .map(|d| json!({"uri": format!("file://{}", d.display())}))
+        .map(|d| json!({"uri": file_uri(d)}))
         .collect::<Vec<_>>())
 }
 
+/// `file://` and the path, with bytes outside the unreserved set and `/` percent-encoded.
+fn file_uri(path: &Path) -> String {
+    let mut uri = String::from("file://");
+    for b in path.as_os_str().as_encoded_bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                uri.push(*b as char)
+            }
+            _ => uri.push_str(&format!("%{b:02X}")),
+        }
+    }
+    uri
+}

@@ -54,7 +54,9 @@ pub fn map_result(server: &str, wire_name: &str, result: &Value) -> CallOutput {
 fn block(server: &str, b: &Value) -> Option<Value> {
     Some(match b["type"].as_str()? {
         "text" => json!({"type": "text", "text": b["text"]}),
-        "image" => json!({"type": "image", "source": {"type": "base64", "media_type": b["mimeType"], "data": b["data"]}}),
+        "image" => {
+            json!({"type": "image", "source": {"type": "base64", "media_type": b["mimeType"], "data": b["data"]}})
+        }
         "resource" => {
             let r = &b["resource"];
             json!({"type": "text", "text": format!(
@@ -89,16 +91,28 @@ mod tests {
 
     #[test]
     fn forms_follow_the_kind_of_result() {
-        let ok = map_result("s", "mcp__s__t", &json!({"content": [{"type": "text", "text": "hi"}]}));
+        let ok = map_result(
+            "s",
+            "mcp__s__t",
+            &json!({"content": [{"type": "text", "text": "hi"}]}),
+        );
         assert_eq!(ok.content, json!([{"type": "text", "text": "hi"}]));
         let err = map_result("s", "mcp__s__t", &json!({"content": [], "isError": true}));
         assert_eq!((err.content, err.is_error), (json!("Unknown error"), true));
         assert_eq!(err.structured, json!("Error: Unknown error"));
         let empty = map_result("s", "mcp__s__t", &json!({"content": []}));
         assert_eq!(empty.content, json!("(mcp__s__t completed with no output)"));
-        let sc = map_result("s", "mcp__s__t", &json!({"content": [{"type": "text", "text": "x"}], "structuredContent": {"k": 1}}));
+        let sc = map_result(
+            "s",
+            "mcp__s__t",
+            &json!({"content": [{"type": "text", "text": "x"}], "structuredContent": {"k": 1}}),
+        );
         assert_eq!(sc.content, json!("{\"k\":1}"));
-        let res = map_result("s", "mcp__s__t", &json!({"content": [{"type": "resource", "resource": {"uri": "file:///x", "text": "T"}}]}));
+        let res = map_result(
+            "s",
+            "mcp__s__t",
+            &json!({"content": [{"type": "resource", "resource": {"uri": "file:///x", "text": "T"}}]}),
+        );
         assert_eq!(res.content[0]["text"], "[Resource from s at file:///x] T");
     }
 }

@@ -58,20 +58,34 @@ impl Budgets {
     pub fn from_env() -> Self {
         let ms = |var: &str, default: u64| {
             // Positive values only, clamped to what a JavaScript timer accepts.
-            let v = std::env::var(var).ok().and_then(|v| v.parse::<u64>().ok()).filter(|v| *v > 0);
+            let v = std::env::var(var)
+                .ok()
+                .and_then(|v| v.parse::<u64>().ok())
+                .filter(|v| *v > 0);
             Duration::from_millis(v.unwrap_or(default).min(limits::JS_TIMER_MAX_MS.get()))
         };
         let count = |var: &str, default: usize| {
-            std::env::var(var).ok().and_then(|v| v.parse::<usize>().ok()).filter(|v| *v > 0).unwrap_or(default)
+            std::env::var(var)
+                .ok()
+                .and_then(|v| v.parse::<usize>().ok())
+                .filter(|v| *v > 0)
+                .unwrap_or(default)
         };
         // MCP_TIMEOUT bounds connecting and listing in 2.1.235; MCP_TOOL_TIMEOUT bounds a call.
         Budgets {
             connect: ms("MCP_TIMEOUT", limits::MCP_CONNECT_TIMEOUT.get()),
             request: ms("MCP_TIMEOUT", limits::MCP_REQUEST_TIMEOUT.get()),
-            tool_call: ms("MCP_TOOL_TIMEOUT", limits::MCP_TOOL_CALL_TIMEOUT.get())
-                .max(Duration::from_millis(limits::MCP_TOOL_CALL_TIMEOUT_MIN.get())),
-            local_batch: count("MCP_SERVER_CONNECTION_BATCH_SIZE", limits::MCP_CONNECT_LOCAL_BATCH_SIZE.usize()),
-            remote_batch: count("MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE", limits::MCP_CONNECT_REMOTE_BATCH_SIZE.usize()),
+            tool_call: ms("MCP_TOOL_TIMEOUT", limits::MCP_TOOL_CALL_TIMEOUT.get()).max(
+                Duration::from_millis(limits::MCP_TOOL_CALL_TIMEOUT_MIN.get()),
+            ),
+            local_batch: count(
+                "MCP_SERVER_CONNECTION_BATCH_SIZE",
+                limits::MCP_CONNECT_LOCAL_BATCH_SIZE.usize(),
+            ),
+            remote_batch: count(
+                "MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE",
+                limits::MCP_CONNECT_REMOTE_BATCH_SIZE.usize(),
+            ),
         }
     }
 }
@@ -107,8 +121,16 @@ impl McpRuntime {
             .into_iter()
             .map(|spec| Arc::new(Server::new(spec, budgets, roots.clone())))
             .collect();
-        let local: Vec<_> = servers.iter().filter(|s| s.spec.is_local()).cloned().collect();
-        let remote: Vec<_> = servers.iter().filter(|s| !s.spec.is_local()).cloned().collect();
+        let local: Vec<_> = servers
+            .iter()
+            .filter(|s| s.spec.is_local())
+            .cloned()
+            .collect();
+        let remote: Vec<_> = servers
+            .iter()
+            .filter(|s| !s.spec.is_local())
+            .cloned()
+            .collect();
         tokio::join!(
             connect_in_batches(local, budgets.local_batch),
             connect_in_batches(remote, budgets.remote_batch)
@@ -263,8 +285,9 @@ impl Server {
             McpError::Auth { .. } if !self.has_user_authorization() => Status::NeedsAuth,
             _ => Status::Failed,
         };
-        // An explicit header disables the OAuth fallback: no discovery for it.
-        if status == Status::NeedsAuth {
+        // An explicit header disables the OAuth fallback: no discovery for it. A 403 needs
+        // credentials too, but 2.1.235 does not go looking for OAuth metadata on one.
+        if status == Status::NeedsAuth && matches!(e, McpError::Auth { status: 401, .. }) {
             let conn = self.conn.lock().expect("not poisoned").clone();
             if let Some(Transport::Http(h)) = conn.as_ref().map(|c| c.transport().clone()) {
                 h.discover_oauth().await;
@@ -286,7 +309,10 @@ impl Server {
 
     fn has_user_authorization(&self) -> bool {
         match &self.spec.kind {
-            ServerKind::Http(h) => h.headers.keys().any(|k| k.eq_ignore_ascii_case("authorization")),
+            ServerKind::Http(h) => h
+                .headers
+                .keys()
+                .any(|k| k.eq_ignore_ascii_case("authorization")),
             ServerKind::Stdio(_) => false,
         }
     }
@@ -302,17 +328,23 @@ impl Server {
         let conn = Connection::new(transport, in_rx, ev_tx, self.roots.clone());
         *self.conn.lock().expect("not poisoned") = Some(conn.clone());
         tokio::spawn(self.clone().watch_events(ev_rx));
-        match tokio::time::timeout(self.budgets.connect, self.initialize(&conn)).await {
+        self.initialize(&conn).await
+    }
+
+    /// initialize and `notifications/initialized`, within the connect budget (one timer for the
+    /// whole handshake, so no inner timeout can fire first with another message).
+    async fn initialize(&self, conn: &Connection) -> Result<(), McpError> {
+        match tokio::time::timeout(self.budgets.connect, self.handshake(conn)).await {
             Ok(result) => result,
             Err(_) => Err(McpError::Other(format!(
-                "Connection to MCP server \"{}\" timed out after {}ms",
+                "MCP server \"{}\" connection timed out after {}ms",
                 self.spec.name,
                 self.budgets.connect.as_millis()
             ))),
         }
     }
 
-    async fn initialize(&self, conn: &Connection) -> Result<(), McpError> {
+    async fn handshake(&self, conn: &Connection) -> Result<(), McpError> {
         let params = json!({
             "protocolVersion": PROTOCOL_VERSION,
             "capabilities": {"roots": {"listChanged": true}, "elicitation": {}},
@@ -321,10 +353,13 @@ impl Server {
                 "description": "Anthropic's agentic coding tool", "websiteUrl": "https://claude.com/claude-code",
             },
         });
-        let result = conn.request("initialize", params, self.budgets.connect).await?;
+        let unbounded = Duration::from_millis(limits::JS_TIMER_MAX_MS.get());
+        let result = conn.request("initialize", params, unbounded).await?;
         let version = result["protocolVersion"].as_str().unwrap_or_default();
         if version.is_empty() {
-            return Err(McpError::Other("initialize result has no protocolVersion".into()));
+            return Err(McpError::Other(
+                "initialize result has no protocolVersion".into(),
+            ));
         }
         if let Transport::Http(h) = conn.transport() {
             h.set_protocol_version(version);
@@ -341,8 +376,14 @@ impl Server {
         Ok(())
     }
 
-    async fn request(&self, method: &str, params: Value, timeout: Duration) -> Result<Value, McpError> {
-        self.request_with(method, move |_| params.clone(), timeout).await
+    async fn request(
+        &self,
+        method: &str,
+        params: Value,
+        timeout: Duration,
+    ) -> Result<Value, McpError> {
+        self.request_with(method, move |_| params.clone(), timeout)
+            .await
     }
 
     /// A request on the live connection (`params` built from its JSON-RPC id); an expired HTTP
@@ -366,7 +407,13 @@ impl Server {
                 };
                 h.reset_session();
                 self.initialize(&conn).await?;
-                conn.request_with(method, &params, timeout).await
+                match conn.request_with(method, &params, timeout).await {
+                    Err(McpError::SessionExpired) => Err(McpError::Other(format!(
+                        "MCP server \"{}\" session expired",
+                        self.spec.name
+                    ))),
+                    other => other,
+                }
             }
             other => other,
         }
@@ -376,9 +423,8 @@ impl Server {
     /// catalog; after a reconnect only those declared `listChanged` are fetched again.
     async fn discover(&self, initial: bool) {
         let caps = self.capabilities.lock().expect("not poisoned").clone();
-        let wanted = |kind: &str| {
-            caps.get(kind).is_some() && (initial || caps[kind]["listChanged"] == true)
-        };
+        let wanted =
+            |kind: &str| caps.get(kind).is_some() && (initial || caps[kind]["listChanged"] == true);
         if wanted("tools") {
             let seq = self.begin_refresh();
             self.refresh_tools(seq).await;
@@ -386,7 +432,10 @@ impl Server {
         for (kind, method) in [("prompts", "prompts/list"), ("resources", "resources/list")] {
             if wanted(kind) {
                 // A failing resource or prompt listing is isolated: it touches nothing else.
-                if let Err(e) = self.request(method, Value::Null, self.budgets.request).await {
+                if let Err(e) = self
+                    .request(method, Value::Null, self.budgets.request)
+                    .await
+                {
                     self.report(format!("{method} failed: {e}"));
                 }
             }
@@ -399,7 +448,9 @@ impl Server {
     }
 
     async fn refresh_tools(&self, seq: u64) {
-        let listing = catalog::list_tools(|params| self.request("tools/list", params, self.budgets.request)).await;
+        let listing =
+            catalog::list_tools(|params| self.request("tools/list", params, self.budgets.request))
+                .await;
         match listing {
             Ok(listing) => {
                 if listing.capped {
@@ -419,9 +470,9 @@ impl Server {
                     catalog.tools = tools;
                 }
             }
-            Err(e) if self.catalog.lock().expect("not poisoned").generation > 0 => {
-                self.report(format!("tools/list failed; keeping the previous tools: {e}"))
-            }
+            Err(e) if self.catalog.lock().expect("not poisoned").generation > 0 => self.report(
+                format!("tools/list failed; keeping the previous tools: {e}"),
+            ),
             Err(e) => self.report(format!("tools/list failed: {e}")),
         }
     }
@@ -436,14 +487,21 @@ impl Server {
                 }
                 ServerEvent::Notification(_) => {}
                 ServerEvent::Closed(close) => {
-                    if self.shutting_down.load(Ordering::SeqCst) || self.status() != Status::Connected {
+                    if self.shutting_down.load(Ordering::SeqCst)
+                        || self.status() != Status::Connected
+                    {
                         return;
                     }
                     self.report(format!("connection closed: {}", close.why));
                     if close.may_reconnect {
                         tokio::spawn(self.clone().reconnect());
                     } else {
-                        self.set_status(Status::Failed);
+                        // Not dialled again; the process is let go. Its status stays, as in
+                        // 2.1.235 (the seed is silent): connected, with no tools.
+                        let conn = self.conn.lock().expect("not poisoned").clone();
+                        if let Some(conn) = conn {
+                            conn.transport().shutdown().await;
+                        }
                     }
                     return;
                 }
@@ -453,30 +511,32 @@ impl Server {
 
     /// Re-dials after 1, 2 and 4 s; on success refetches only catalogs declared `listChanged`.
     // Boxed: connect → watch_events → reconnect → connect would be an infinitely sized future.
-    fn reconnect(self: Arc<Self>) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
+    fn reconnect(
+        self: Arc<Self>,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
         Box::pin(async move {
-        self.set_status(Status::Failed);
-        let delays = [
-            &limits::MCP_RECONNECT_BACKOFF_1,
-            &limits::MCP_RECONNECT_BACKOFF_2,
-            &limits::MCP_RECONNECT_BACKOFF_3,
-        ];
-        for delay in delays {
-            tokio::time::sleep(delay.duration()).await;
-            if self.shutting_down.load(Ordering::SeqCst) {
-                return;
+            self.set_status(Status::Failed);
+            let delays = [
+                &limits::MCP_RECONNECT_BACKOFF_1,
+                &limits::MCP_RECONNECT_BACKOFF_2,
+                &limits::MCP_RECONNECT_BACKOFF_3,
+            ];
+            for delay in delays {
+                tokio::time::sleep(delay.duration()).await;
+                if self.shutting_down.load(Ordering::SeqCst) {
+                    return;
+                }
+                let old = self.conn.lock().expect("not poisoned").take();
+                if let Some(old) = old {
+                    old.transport().shutdown().await;
+                }
+                if self.clone().connect().await.is_ok() {
+                    self.set_status(Status::Connected);
+                    self.discover(false).await;
+                    return;
+                }
             }
-            let old = self.conn.lock().expect("not poisoned").take();
-            if let Some(old) = old {
-                old.transport().shutdown().await;
-            }
-            if self.clone().connect().await.is_ok() {
-                self.set_status(Status::Connected);
-                self.discover(false).await;
-                return;
-            }
-        }
-        self.report("reconnect attempts exhausted");
+            self.report("reconnect attempts exhausted");
         })
     }
 }

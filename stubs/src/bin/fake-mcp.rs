@@ -20,15 +20,19 @@ fn real_main() -> anyhow::Result<()> {
         match arg.as_str() {
             "--script" => script = args.next().map(PathBuf::from),
             "--log" => log = args.next().map(PathBuf::from),
-            other => anyhow::bail!("unknown argument `{other}` (usage: fake-mcp --script PATH --log PATH)"),
+            // The rest is the scenario's own, for the log only.
+            "--" => break,
+            other => anyhow::bail!(
+                "unknown argument `{other}` (usage: fake-mcp --script PATH --log PATH)"
+            ),
         }
     }
     let script = script.ok_or_else(|| anyhow::anyhow!("--script PATH is required"))?;
     let log = log.ok_or_else(|| anyhow::anyhow!("--log PATH is required"))?;
     let text = std::fs::read_to_string(&script)
         .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", script.display()))?;
-    let script: McpScript = serde_json::from_str(&text)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", script.display()))?;
+    let script: McpScript =
+        serde_json::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", script.display()))?;
     let earlier = read_log(&log);
     let log = McpLog::create(&log)?;
     tokio::runtime::Builder::new_current_thread()

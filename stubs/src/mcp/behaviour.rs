@@ -140,11 +140,16 @@ impl Behaviour {
                 let name = msg["params"]["name"].as_str().unwrap_or_default();
                 let spec = self.script.tool_spec(self.generation, name).cloned();
                 let text = match &spec {
-                    Some(s) => s.result.clone().unwrap_or_else(|| {
-                        msg["params"]["arguments"].to_string()
-                    }),
+                    Some(s) => s
+                        .result
+                        .clone()
+                        .unwrap_or_else(|| msg["params"]["arguments"].to_string()),
                     None => {
-                        actions.push(Action::Send(error(id, -32602, &format!("Unknown tool: {name}"))));
+                        actions.push(Action::Send(error(
+                            id,
+                            -32602,
+                            &format!("Unknown tool: {name}"),
+                        )));
                         return actions;
                     }
                 };
@@ -168,11 +173,17 @@ impl Behaviour {
             "resources/templates/list" => json!({"resourceTemplates": []}),
             "prompts/list" => json!({"prompts": self.script.prompts}),
             other => {
-                actions.push(Action::Send(error(id, -32601, &format!("Method not found: {other}"))));
+                actions.push(Action::Send(error(
+                    id,
+                    -32601,
+                    &format!("Method not found: {other}"),
+                )));
                 return actions;
             }
         };
-        actions.push(Action::Send(json!({"jsonrpc": "2.0", "id": id, "result": result})));
+        actions.push(Action::Send(
+            json!({"jsonrpc": "2.0", "id": id, "result": result}),
+        ));
         actions
     }
 
@@ -242,16 +253,23 @@ mod tests {
 
     #[test]
     fn pages_chain_by_cursor_and_a_stuck_cursor_never_advances() {
-        let mut b = behaviour(json!({"page_size": 2, "generation": [{"tool": [{"name": "t", "count": 3}]}]}));
+        let mut b = behaviour(
+            json!({"page_size": 2, "generation": [{"tool": [{"name": "t", "count": 3}]}]}),
+        );
         let a = b.on_message(&json!({"id": 1, "method": "tools/list"}));
         assert_eq!(sent(&a)[0]["result"]["nextCursor"], "page-1");
-        let a = b.on_message(&json!({"id": 2, "method": "tools/list", "params": {"cursor": "page-1"}}));
+        let a =
+            b.on_message(&json!({"id": 2, "method": "tools/list", "params": {"cursor": "page-1"}}));
         assert_eq!(sent(&a)[0]["result"]["tools"][0]["name"], "t_3");
         assert!(sent(&a)[0]["result"].get("nextCursor").is_none());
 
-        let mut b = behaviour(json!({"page_size": 1, "stuck_cursor": true, "generation": [{"tool": [{"name": "t", "count": 3}]}]}));
+        let mut b = behaviour(
+            json!({"page_size": 1, "stuck_cursor": true, "generation": [{"tool": [{"name": "t", "count": 3}]}]}),
+        );
         for id in 0..3 {
-            let a = b.on_message(&json!({"id": id, "method": "tools/list", "params": {"cursor": "stuck"}}));
+            let a = b.on_message(
+                &json!({"id": id, "method": "tools/list", "params": {"cursor": "stuck"}}),
+            );
             assert_eq!(sent(&a)[0]["result"]["nextCursor"], "stuck");
         }
     }

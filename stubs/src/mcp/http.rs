@@ -1,6 +1,7 @@
 //! The streamable-HTTP transport of the fake MCP server, in process: `POST /mcp` carries JSON-RPC
 //! (answered as JSON, or as an event stream when a notification rides along), `GET /mcp` is the
-//! optional server stream (405 unless scripted), `DELETE /mcp` ends the session. Sessions are
+//! optional server stream (405 unless scripted; a scripted 200 is a stream that ends at once),
+//! `DELETE /mcp` ends the session. Sessions are
 //! `Mcp-Session-Id: sess-N`, issued by initialize.
 
 use std::net::SocketAddr;
@@ -104,12 +105,29 @@ async fn handle(
     match method {
         Method::POST => post(&shared, session, &body).await,
         Method::GET => {
-            let fault = shared.state.lock().expect("not poisoned").behaviour.fault_for("GET");
-            let code = fault
-                .and_then(|f| f.status)
-                .and_then(|c| StatusCode::from_u16(c).ok())
-                .unwrap_or(StatusCode::METHOD_NOT_ALLOWED);
-            status(&shared, code, None)
+            let fault = shared
+                .state
+                .lock()
+                .expect("not poisoned")
+                .behaviour
+                .fault_for("GET");
+            match fault.and_then(|f| f.status) {
+                // A server stream that ends at once: the client decides when to open it again.
+                Some(200) => {
+                    shared.log.note("GET stream opened and ended");
+                    Response::builder()
+                        .status(StatusCode::OK)
+                        .header("content-type", "text/event-stream")
+                        .body(Body::from(": stream ends\n\n"))
+                        .expect("valid response")
+                }
+                Some(code) => status(
+                    &shared,
+                    StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+                    None,
+                ),
+                None => status(&shared, StatusCode::METHOD_NOT_ALLOWED, None),
+            }
         }
         Method::DELETE => {
             shared.state.lock().expect("not poisoned").session = None;
@@ -144,7 +162,9 @@ async fn post(shared: &Shared, session: Option<String>, body: &[u8]) -> Response
             Action::Sleep(d) => tokio::time::sleep(d).await,
             Action::Never => std::future::pending::<()>().await,
             Action::Drop => {
-                shared.log.note("drop: connection closed without a response");
+                shared
+                    .log
+                    .note("drop: connection closed without a response");
                 let broken = futures_util::stream::once(async {
                     Err::<Bytes, std::io::Error>(std::io::Error::other("scripted drop"))
                 });

@@ -26,6 +26,10 @@ pub struct McpScript {
     /// stdio: the config entry's `env`.
     #[serde(default)]
     pub env: BTreeMap<String, String>,
+    /// stdio: extra command-line arguments after `--`, logged and otherwise ignored (to see
+    /// whether a shell expanded them).
+    #[serde(default)]
+    pub args: Vec<String>,
     /// HTTP: the config entry's `headers`.
     #[serde(default)]
     pub headers: BTreeMap<String, String>,
@@ -159,7 +163,7 @@ pub struct Fault {
     /// Write this many bytes of non-protocol data without a newline (stdio) or as the body (HTTP).
     #[serde(default)]
     pub flood_bytes: Option<usize>,
-    /// HTTP: answer this status with an empty body.
+    /// HTTP: answer this status with an empty body (for `GET`, 200 is a stream that ends at once).
     #[serde(default)]
     pub status: Option<u16>,
     /// HTTP: a `WWW-Authenticate` header for a 401.
@@ -298,7 +302,10 @@ mod tests {
         .unwrap();
         let names: Vec<_> = script.tools(0).iter().map(|t| t["name"].clone()).collect();
         assert_eq!(names, [json!("t_1"), json!("t_2"), json!("t_3")]);
-        assert_eq!(script.tool_spec(0, "t_2").unwrap().result.as_deref(), Some("R"));
+        assert_eq!(
+            script.tool_spec(0, "t_2").unwrap().result.as_deref(),
+            Some("R")
+        );
         assert!(script.tool_spec(0, "t_x").is_none());
     }
 }

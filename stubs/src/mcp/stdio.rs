@@ -15,7 +15,16 @@ use super::script::McpScript;
 pub async fn serve(script: McpScript, log: McpLog, earlier: &[LogEntry]) -> anyhow::Result<()> {
     let log = Arc::new(log);
     let ignore_shutdown = script.ignore_shutdown;
-    log.note(format!("start argv={:?}", std::env::args().collect::<Vec<_>>()));
+    log.note(format!(
+        "start argv={:?}",
+        std::env::args().collect::<Vec<_>>()
+    ));
+    // Names only: values may be secrets the client should not have passed.
+    let mut names: Vec<String> = std::env::vars_os()
+        .map(|(k, _)| k.to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    log.note(format!("env {}", names.join(",")));
     eprintln!("fake-mcp: started (this line is stderr, not protocol)");
     let behaviour = Arc::new(Mutex::new(Behaviour::new(script).resume(earlier)));
     let stdout = Arc::new(tokio::sync::Mutex::new(tokio::io::stdout()));

@@ -4,13 +4,15 @@
 //! under the 16 MiB guard.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
+use std::time::Duration;
 
 use futures_util::StreamExt;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::super::connection::Incoming;
+use super::super::connection::{Close, Incoming};
 use super::super::error::McpError;
 use crate::limits;
 
@@ -26,6 +28,7 @@ pub struct HttpTransport {
     session: Mutex<Option<String>>,
     protocol_version: Mutex<Option<String>>,
     incoming: mpsc::UnboundedSender<Incoming>,
+    closed: AtomicBool,
 }
 
 const SESSION: &str = "mcp-session-id";
@@ -34,10 +37,14 @@ impl HttpTransport {
     pub fn new(spec: &HttpSpec, incoming: mpsc::UnboundedSender<Incoming>) -> Self {
         HttpTransport {
             spec: spec.clone(),
-            client: reqwest::Client::new(),
+            client: reqwest::Client::builder()
+                .user_agent(format!("claude-code/{} (sdk-cli)", crate::CONTRACT_VERSION))
+                .build()
+                .unwrap_or_default(),
             session: Mutex::new(None),
             protocol_version: Mutex::new(None),
             incoming,
+            closed: AtomicBool::new(false),
         }
     }
 
@@ -49,7 +56,12 @@ impl HttpTransport {
         if let Some(s) = self.session.lock().expect("not poisoned").as_deref() {
             r = r.header(SESSION, s);
         }
-        if let Some(v) = self.protocol_version.lock().expect("not poisoned").as_deref() {
+        if let Some(v) = self
+            .protocol_version
+            .lock()
+            .expect("not poisoned")
+            .as_deref()
+        {
             r = r.header("mcp-protocol-version", v);
         }
         r
@@ -110,24 +122,39 @@ impl HttpTransport {
             .get("content-type")
             .and_then(|v| v.to_str().ok())
             .is_some_and(|c| c.starts_with("text/event-stream"));
-        if is_stream {
+        let read = if is_stream {
             self.read_events(response).await
         } else {
-            let body = read_capped(response).await?;
-            if body.is_empty() {
-                return Ok(());
+            self.read_json(response).await
+        };
+        // A body past the guard is not a protocol answer: the connection is closed for good.
+        if let Err(McpError::Other(why)) = &read {
+            if why.starts_with(OVERFLOW) {
+                self.closed.store(true, Ordering::SeqCst);
+                let _ = self.incoming.send(Incoming::Closed(Close {
+                    why: why.clone(),
+                    may_reconnect: false,
+                }));
             }
-            let value: Value = serde_json::from_slice(&body)
-                .map_err(|e| McpError::Other(format!("invalid JSON-RPC body: {e}")))?;
-            let messages = match value {
-                Value::Array(items) => items,
-                one => vec![one],
-            };
-            for m in messages {
-                let _ = self.incoming.send(Incoming::Message(m));
-            }
-            Ok(())
         }
+        read
+    }
+
+    async fn read_json(&self, response: reqwest::Response) -> Result<(), McpError> {
+        let body = read_capped(response).await?;
+        if body.is_empty() {
+            return Ok(());
+        }
+        let value: Value = serde_json::from_slice(&body)
+            .map_err(|e| McpError::Other(format!("invalid JSON-RPC body: {e}")))?;
+        let messages = match value {
+            Value::Array(items) => items,
+            one => vec![one],
+        };
+        for m in messages {
+            let _ = self.incoming.send(Incoming::Message(m));
+        }
+        Ok(())
     }
 
     /// An event stream: each `data:` payload is one message; an event longer than the guard ends
@@ -158,19 +185,39 @@ impl HttpTransport {
         Ok(())
     }
 
-    /// Opens the optional server stream once; 405 (or any refusal) means there is none, which is
-    /// not an error and not an expired session.
+    /// Opens the optional server stream; 405 (or any refusal) means there is none, which is not
+    /// an error and not an expired session. A stream that ends or breaks is opened again after
+    /// 1, 2 and 4 s; then the budget is spent and POSTs carry on alone.
     pub async fn open_server_stream(&self) {
-        let Ok(response) = self
-            .request(reqwest::Method::GET)
-            .header("accept", "text/event-stream")
-            .send()
-            .await
-        else {
-            return;
-        };
-        if response.status().is_success() {
-            let _ = self.read_events(response).await;
+        let backoff = [
+            &limits::MCP_RECONNECT_BACKOFF_1,
+            &limits::MCP_RECONNECT_BACKOFF_2,
+            &limits::MCP_RECONNECT_BACKOFF_3,
+        ];
+        let mut attempt = 0;
+        loop {
+            if self.closed.load(Ordering::SeqCst) {
+                return;
+            }
+            let opened = self
+                .request(reqwest::Method::GET)
+                .header("accept", "text/event-stream")
+                .send()
+                .await;
+            match opened {
+                Ok(response) if response.status().is_success() => {
+                    let _ = self.read_events(response).await;
+                }
+                // Refused with a status: the server has no stream to offer.
+                Ok(_) => return,
+                // Not reachable: counts against the same budget.
+                Err(_) => {}
+            }
+            let Some(delay) = backoff.get(attempt) else {
+                return;
+            };
+            attempt += 1;
+            tokio::time::sleep(Duration::from_millis(delay.get())).await;
         }
     }
 
@@ -198,10 +245,9 @@ impl HttpTransport {
         }
     }
 
+    /// Stops the server stream. No DELETE: 2.1.235 sends none (the seed is silent).
     pub async fn shutdown(&self) {
-        if self.session.lock().expect("not poisoned").is_some() {
-            let _ = self.request(reqwest::Method::DELETE).send().await;
-        }
+        self.closed.store(true, Ordering::SeqCst);
     }
 }
 
@@ -226,6 +272,8 @@ async fn read_capped(response: reqwest::Response) -> Result<Vec<u8>, McpError> {
     Ok(body)
 }
 
+const OVERFLOW: &str = "HttpBodyOverflowError";
+
 pub fn body_cap_message(cap: usize) -> String {
-    format!("MCP HTTP response exceeded {cap} bytes without a complete message")
+    format!("{OVERFLOW}: streamed >{}MB ({cap} bytes) without an SSE event boundary or a complete message", cap >> 20)
 }

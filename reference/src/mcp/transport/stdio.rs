@@ -26,7 +26,9 @@ pub struct StdioSpec {
 
 /// Variables a server inherits from the agent's environment; the config's `env` adds to them.
 /// Everything else (API keys, tokens) stays with the agent.
-const INHERITED_ENV: &[&str] = &["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "TMPDIR"];
+const INHERITED_ENV: &[&str] = &[
+    "HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "TMPDIR",
+];
 
 /// How long the server gets to exit after stdin closes, and after SIGTERM.
 const EXIT_WAIT: Duration = Duration::from_millis(limits::MCP_STDIO_EXIT_WAIT.get());
