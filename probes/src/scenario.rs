@@ -137,14 +137,17 @@ impl Scenario {
             }
         }
         let mut names: Vec<&str> = Vec::new();
-        for server in &scenario.mcp_servers {
+        let headers: Vec<usize> = source
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.trim() == "[[mcp_server]]")
+            .map(|(i, _)| i + 1)
+            .collect();
+        for (i, server) in scenario.mcp_servers.iter().enumerate() {
             if server.name.is_empty() || names.contains(&server.name.as_str()) {
                 return Err(err(format!(
                     "line {}: `[[mcp_server]]` needs a `name`, unique in the scenario (`{}`)",
-                    source
-                        .lines()
-                        .position(|l| l.trim() == "[[mcp_server]]")
-                        .map_or(1, |i| i + 1),
+                    headers.get(i).copied().unwrap_or(1),
                     server.name
                 )));
             }
@@ -270,6 +273,18 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("line 1: field `id`"), "{e}");
+    }
+
+    #[test]
+    fn a_repeated_mcp_server_name_names_its_own_line() {
+        let e = parse(&format!(
+            "{HEAD}[[mcp_server]]\nname = \"a\"\n\n[[mcp_server]]\nname = \"a\"\n"
+        ))
+        .unwrap_err();
+        assert!(
+            e.contains("line 8: `[[mcp_server]]` needs a `name`, unique"),
+            "{e}"
+        );
     }
 
     #[test]
