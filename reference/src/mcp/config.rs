@@ -1,5 +1,6 @@
 //! Where MCP servers come from and which may be tried: `--mcp-config` (alone under
-//! `--strict-mcp-config`), user `~/.claude.json`, the project's `.mcp.json` (only once approved),
+//! `--strict-mcp-config`), user and local scope in `~/.claude.json`, the project's `.mcp.json`
+//! (only once approved),
 //! then managed policy (deny first; no allowlist = no filter; an empty allowlist denies all).
 //! Nothing here spawns or dials: the output is three lists of candidates.
 
@@ -68,6 +69,11 @@ pub fn load(sources: &Sources) -> Candidates {
     if !sources.strict {
         let user = read_json(&sources.home.join(".claude.json"));
         for (name, v) in servers_of(&user) {
+            declare(name, v);
+        }
+        // Local scope: this project's own entry in ~/.claude.json.
+        let local = &user["projects"][sources.cwd.display().to_string()];
+        for (name, v) in servers_of(local) {
             declare(name, v);
         }
         let project = read_json(&sources.cwd.join(".mcp.json"));

@@ -24,6 +24,14 @@ use crate::limits;
 
 /// The protocol version the client asks for, as the real 2.1.235 does.
 pub const PROTOCOL_VERSION: &str = "2025-11-25";
+/// Versions the client accepts in the server's answer (the MCP revisions before it).
+const SUPPORTED_VERSIONS: &[&str] = &[
+    PROTOCOL_VERSION,
+    "2025-06-18",
+    "2025-03-26",
+    "2024-11-05",
+    "2024-10-07",
+];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
@@ -355,11 +363,12 @@ impl Server {
         });
         let unbounded = Duration::from_millis(limits::JS_TIMER_MAX_MS.get());
         let result = conn.request("initialize", params, unbounded).await?;
+        // A failed negotiation fails the connection; it is never an empty tool list.
         let version = result["protocolVersion"].as_str().unwrap_or_default();
-        if version.is_empty() {
-            return Err(McpError::Other(
-                "initialize result has no protocolVersion".into(),
-            ));
+        if !SUPPORTED_VERSIONS.contains(&version) {
+            return Err(McpError::Other(format!(
+                "Server's protocol version is not supported: {version}"
+            )));
         }
         if let Transport::Http(h) = conn.transport() {
             h.set_protocol_version(version);

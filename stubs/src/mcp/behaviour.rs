@@ -124,7 +124,9 @@ impl Behaviour {
         let result = match method {
             "initialize" => {
                 let mut r = json!({
-                    "protocolVersion": msg["params"]["protocolVersion"].as_str().unwrap_or("2025-06-18"),
+                    "protocolVersion": self.script.protocol_version.as_deref()
+                        .or(msg["params"]["protocolVersion"].as_str())
+                        .unwrap_or("2025-06-18"),
                     "capabilities": self.script.capabilities(),
                     "serverInfo": {"name": self.script.server_name, "version": "1.0.0"},
                 });

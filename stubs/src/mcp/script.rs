@@ -41,6 +41,9 @@ pub struct McpScript {
     /// `serverInfo.name` in the initialize result.
     #[serde(default = "default_server_name")]
     pub server_name: String,
+    /// `protocolVersion` in the initialize result; by default the client's own.
+    #[serde(default)]
+    pub protocol_version: Option<String>,
     /// `instructions` in the initialize result; `{repeat:N:s}` expands (see [`expand`]).
     #[serde(default)]
     pub instructions: Option<String>,
