@@ -7,6 +7,7 @@ pub mod cli;
 pub mod limits;
 pub mod mcp;
 pub mod permissions;
+pub mod search;
 pub mod tools;
 
 /// The version of the real CLI whose contract this agent implements.

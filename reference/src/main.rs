@@ -11,6 +11,15 @@ use claude_reference::{cli, exit, limits, CONTRACT_VERSION};
 const DEFAULT_MODEL: &str = "claude-opus-5";
 
 fn main() {
+    // Started as `rg` (argv0), the binary is its embedded ripgrep, as the real CLI is.
+    let mut argv = std::env::args_os();
+    let argv0 = argv.next().unwrap_or_default();
+    if std::path::Path::new(&argv0)
+        .file_name()
+        .is_some_and(|n| n == "rg")
+    {
+        std::process::exit(claude_reference::search::rg::main(argv.collect()));
+    }
     std::process::exit(real_main());
 }
 

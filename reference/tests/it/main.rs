@@ -1,4 +1,5 @@
 //! Integration tests of `claude-reference` as a program: its command line and its SSE decoding.
 
 mod cli;
+mod rg_mode;
 mod sse_roundtrip;
