@@ -31,7 +31,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
             println!("ripgrep {RIPGREP_VERSION}");
             return 0;
         }
-        Parsed::Search(config) => config,
+        Parsed::Search(config) => *config,
     };
     if config.mode != Mode::Files && config.patterns.is_empty() {
         eprintln!("rg: ripgrep requires at least one pattern to execute a search");
@@ -62,7 +62,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
 }
 
 enum Parsed {
-    Search(SearchConfig),
+    Search(Box<SearchConfig>),
     Version,
     ShortVersion,
 }
@@ -204,7 +204,7 @@ fn parse(args: Vec<OsString>) -> anyhow::Result<Parsed> {
         }
     }
     c.paths = positional.map(PathBuf::from).collect();
-    Ok(Parsed::Search(c))
+    Ok(Parsed::Search(Box::new(c)))
 }
 
 /// `1K`, `10M`, `2G` or a plain byte count.
