@@ -42,6 +42,9 @@ pub enum CheckKind {
     Stderr,
     /// Standard output as text: `contains`, `not_contains`, `equals`.
     Stdout,
+    /// The process as a whole: `max_rss_mib` (peak resident set size). A bound the seed states
+    /// as an acceptance criterion, not a benchmark.
+    Process,
     /// The `tools[]` entry `tool` of main-loop request `request`: its description against
     /// `equals`/`contains`/`not_contains`, its input schema against `input_schema`.
     ToolDef,
@@ -96,6 +99,7 @@ pub struct CheckSpec {
     /// Whether the server's process was still running after the target exited. Stating it
     /// replaces the builtin "no MCP server process outlived the target" check for this server.
     pub survives: Option<bool>,
+    pub max_rss_mib: Option<u64>,
     /// Why a target differs; required inside `differs.<target>`.
     pub reason: Option<String>,
     /// Per-target expectations that replace fields of this check: `differs."claude@2.1.235"`.
@@ -129,7 +133,7 @@ impl CheckSpec {
     /// Names the first missing or misplaced field, for the scenario loader's error.
     pub fn validate(&self) -> Result<(), (&'static str, String)> {
         let Some(kind) = self.kind else {
-            return Err(("kind", "missing: one of exit, result, requests, tools, tool_result, pairing, file, events, stderr, stdout, mcp, tool_def, system, user_context".into()));
+            return Err(("kind", "missing: one of exit, result, requests, tools, tool_result, pairing, file, events, stderr, stdout, mcp, tool_def, system, user_context, process".into()));
         };
         let need = |ok: bool, field: &'static str, what: &str| {
             if ok {
@@ -182,6 +186,11 @@ impl CheckSpec {
                 )?;
                 need(self.tool.is_some(), "tool", "the tools[] name")?
             }
+            CheckKind::Process => need(
+                self.max_rss_mib.is_some(),
+                "max_rss_mib",
+                "a bound in MiB",
+            )?,
             CheckKind::System | CheckKind::UserContext => need(
                 self.request.is_some(),
                 "request",
@@ -255,6 +264,7 @@ impl CheckSpec {
             starts_ms,
             released_ms,
             survives,
+            max_rss_mib,
             reason
         );
         if over.equals.is_some() || over.contains.is_some() || over.not_contains.is_some() {
@@ -319,6 +329,7 @@ fn kind_name(kind: CheckKind) -> &'static str {
         CheckKind::ToolDef => "tool_def",
         CheckKind::System => "system",
         CheckKind::UserContext => "user_context",
+        CheckKind::Process => "process",
     }
 }
 
@@ -514,6 +525,19 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
         CheckKind::Stderr => text_expectations(spec, &run.places.redact(&run.stderr)),
         CheckKind::Stdout => text_expectations(spec, &run.places.redact(&run.stdout)),
         CheckKind::Mcp => crate::mcp::check(spec, run),
+        CheckKind::Process => {
+            let bound = spec.max_rss_mib.unwrap_or_default();
+            let rss = run
+                .peak_rss_kib
+                .ok_or("no peak RSS: the process did not exit by itself")?;
+            if rss > bound * 1024 {
+                return Err(format!(
+                    "peak RSS {} MiB, above the bound of {bound} MiB",
+                    rss / 1024
+                ));
+            }
+            Ok(())
+        }
         CheckKind::ToolDef | CheckKind::System | CheckKind::UserContext => {
             let n = spec.request.unwrap_or(1);
             let request =

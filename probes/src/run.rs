@@ -39,6 +39,8 @@ pub struct RunOutcome {
     pub env: BTreeMap<String, String>,
     pub exit_code: Option<i32>,
     pub timed_out: bool,
+    /// The target's peak resident set size (wait4's ru_maxrss), when it exited by itself.
+    pub peak_rss_kib: Option<u64>,
     pub stdout: String,
     pub stderr: String,
     pub requests: Vec<RecordedRequest>,
@@ -143,6 +145,10 @@ pub async fn run_scenario(
     env.retain(|_, v| !v.is_empty());
 
     let mut command = tokio::process::Command::new(&target.program);
+    if let Some(argv0) = &scenario.argv0 {
+        // The same program under another name (`rg`: the embedded ripgrep).
+        command.arg0(argv0);
+    }
     command
         .args(&args)
         .env_clear()
@@ -171,15 +177,22 @@ pub async fn run_scenario(
         let _ = stderr_pipe.read_to_end(&mut buf).await;
         buf
     });
-    let (exit_code, timed_out) = match tokio::time::timeout(scenario.timeout(), child.wait()).await
-    {
-        Ok(status) => (status?.code(), false),
-        Err(_) => {
+    let reaped = match pid {
+        Some(pid) => tokio::time::timeout(scenario.timeout(), reap(pid)).await.ok(),
+        None => None,
+    };
+    let (exit_code, timed_out, peak_rss_kib) = match reaped {
+        Some(r) => (r.code, false, Some(r.max_rss_kib)),
+        None => {
             kill_group(pid);
-            let _ = child.wait().await;
-            (None, true)
+            if let Some(pid) = pid {
+                let _ = reap(pid).await;
+            }
+            (None, true, None)
         }
     };
+    // Reaped here, so tokio's handle must not wait for it again.
+    drop(child);
     // A server still running once the target is gone was left behind (checked, then ended).
     let mcp_survivors = if timed_out {
         Vec::new()
@@ -199,7 +212,10 @@ pub async fn run_scenario(
             *v = "[redacted]".into();
         }
     }
-    let mut command_line = vec![target.program.display().to_string()];
+    let mut command_line = vec![match &scenario.argv0 {
+        Some(argv0) => format!("{} (as {argv0})", target.program.display()),
+        None => target.program.display().to_string(),
+    }];
     command_line.extend(args);
     Ok(RunOutcome {
         target: target.name.clone(),
@@ -208,6 +224,7 @@ pub async fn run_scenario(
         env: shown_env,
         exit_code,
         timed_out,
+        peak_rss_kib,
         stdout,
         stderr,
         requests: stub.requests(),
@@ -221,6 +238,41 @@ pub async fn run_scenario(
         mcp_survivors,
         _root: root,
     })
+}
+
+struct Reaped {
+    code: Option<i32>,
+    max_rss_kib: u64,
+}
+
+/// Waits for the target with wait4(2), which also reports its peak resident set size (tokio's
+/// wait does not). Polls without blocking a runtime thread.
+async fn reap(pid: i32) -> Reaped {
+    loop {
+        let mut status = 0;
+        // SAFETY: an all-zero rusage is a valid value for wait4 to overwrite.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: wait4 on our own child's pid, with valid out-pointers.
+        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if r == pid {
+            let code = if libc::WIFEXITED(status) {
+                Some(libc::WEXITSTATUS(status))
+            } else {
+                None
+            };
+            return Reaped {
+                code,
+                max_rss_kib: usage.ru_maxrss as u64,
+            };
+        }
+        if r < 0 {
+            return Reaped {
+                code: None,
+                max_rss_kib: 0,
+            };
+        }
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
 }
 
 async fn collect(task: tokio::task::JoinHandle<Vec<u8>>) -> String {
@@ -253,7 +305,7 @@ fn write_fixture(fixture: &Fixture, places: &Places, cwd: &Path, home: &Path) ->
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)?;
     }
-    std::fs::write(&path, places.expand(&fixture.content))?;
+    std::fs::write(&path, stubs::mcp::expand(&places.expand(&fixture.content)))?;
     if let Some(mode) = fixture.mode {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode))?;

@@ -37,6 +37,9 @@ pub struct Scenario {
     /// --model M`), for behaviours outside a session such as usage errors or the limits table.
     #[serde(default)]
     pub argv: Option<Vec<String>>,
+    /// Start the target under this name (`rg`: its embedded ripgrep).
+    #[serde(default)]
+    pub argv0: Option<String>,
     #[serde(default)]
     pub env: BTreeMap<String, String>,
     #[serde(default)]
