@@ -46,7 +46,8 @@ pub enum CheckKind {
     /// as an acceptance criterion, not a benchmark.
     Process,
     /// The `tools[]` entry `tool` of main-loop request `request`: its description against
-    /// `equals`/`contains`/`not_contains`, its input schema against `input_schema`.
+    /// `equals`/`contains`/`not_contains`, its input schema against `input_schema`, its property
+    /// names against `includes`/`excludes`.
     ToolDef,
     /// The system prompt of main-loop request `request` (blocks joined): `contains`,
     /// `not_contains`.
@@ -186,11 +187,9 @@ impl CheckSpec {
                 )?;
                 need(self.tool.is_some(), "tool", "the tools[] name")?
             }
-            CheckKind::Process => need(
-                self.max_rss_mib.is_some(),
-                "max_rss_mib",
-                "a bound in MiB",
-            )?,
+            CheckKind::Process => {
+                need(self.max_rss_mib.is_some(), "max_rss_mib", "a bound in MiB")?
+            }
             CheckKind::System | CheckKind::UserContext => need(
                 self.request.is_some(),
                 "request",
@@ -562,6 +561,24 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
                     request.tool_names()
                 )
             })?;
+            let props: Vec<&str> = tool["input_schema"]["properties"]
+                .as_object()
+                .map(|p| p.keys().map(String::as_str).collect())
+                .unwrap_or_default();
+            for want in spec.includes.iter().flatten() {
+                if !props.contains(&want.as_str()) {
+                    return Err(format!(
+                        "`{name}` has no property `{want}`\n  properties: {props:?}"
+                    ));
+                }
+            }
+            for unwanted in spec.excludes.iter().flatten() {
+                if props.contains(&unwanted.as_str()) {
+                    return Err(format!(
+                        "`{name}` has a property `{unwanted}`\n  properties: {props:?}"
+                    ));
+                }
+            }
             if let Some(want) = &spec.input_schema {
                 if &tool["input_schema"] != want {
                     return Err(text_diff(

@@ -178,7 +178,9 @@ pub async fn run_scenario(
         buf
     });
     let reaped = match pid {
-        Some(pid) => tokio::time::timeout(scenario.timeout(), reap(pid)).await.ok(),
+        Some(pid) => tokio::time::timeout(scenario.timeout(), reap(pid))
+            .await
+            .ok(),
         None => None,
     };
     let (exit_code, timed_out, peak_rss_kib) = match reaped {
@@ -306,6 +308,13 @@ fn write_fixture(fixture: &Fixture, places: &Places, cwd: &Path, home: &Path) ->
         std::fs::create_dir_all(parent)?;
     }
     std::fs::write(&path, stubs::mcp::expand(&places.expand(&fixture.content)))?;
+    if let Some(age) = fixture.age_s {
+        let when = std::time::SystemTime::now() - Duration::from_secs(age);
+        std::fs::File::options()
+            .write(true)
+            .open(&path)?
+            .set_modified(when)?;
+    }
     if let Some(mode) = fixture.mode {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode))?;

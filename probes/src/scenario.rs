@@ -74,6 +74,9 @@ pub struct Fixture {
     /// Unix permission bits, e.g. `0o000` for an unreadable file.
     #[serde(default)]
     pub mode: Option<u32>,
+    /// Seconds before the run its modification time is set to, for tools that order by it.
+    #[serde(default)]
+    pub age_s: Option<u64>,
 }
 
 #[derive(Debug, thiserror::Error)]

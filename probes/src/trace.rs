@@ -53,18 +53,27 @@ pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
     // Counts, not the interleaving: the real binary emits a tool's result while later blocks still
     // stream, so the order of assistant and user events depends on timing. Scenarios that document
     // an order check it with an `events` check. Keys are shown for each kind's first event.
-    let mut kinds: Vec<(String, usize, &Value)> = Vec::new();
+    // Every key shape a kind showed, sorted: parallel results arrive in any order, and a failed
+    // tool's event has a differently shaped `tool_use_result` than a successful one.
+    let mut kinds: Vec<(String, usize, Vec<String>)> = Vec::new();
     for event in &events {
         let kind = wire::event_kind(event);
+        let shape = keys(event, 2);
         match kinds.iter_mut().find(|(k, _, _)| *k == kind) {
-            Some((_, n, _)) => *n += 1,
-            None => kinds.push((kind, 1, event)),
+            Some((_, n, shapes)) => {
+                *n += 1;
+                if !shapes.contains(&shape) {
+                    shapes.push(shape);
+                }
+            }
+            None => kinds.push((kind, 1, vec![shape])),
         }
     }
     let counts: Vec<String> = kinds.iter().map(|(k, n, _)| format!("{k} ×{n}")).collect();
     writeln!(out, "stdout: {}", counts.join(", ")).unwrap();
-    for (kind, _, event) in &kinds {
-        writeln!(out, "  {kind} keys: {}", keys(event, 2)).unwrap();
+    for (kind, _, shapes) in &mut kinds {
+        shapes.sort();
+        writeln!(out, "  {kind} keys: {}", shapes.join(" | ")).unwrap();
     }
 
     // `stdout_events` keeps a line that is not JSON as a string.

@@ -80,6 +80,26 @@ fn real_main() -> i32 {
         mcp_config: args.mcp_config.clone(),
         strict_mcp_config: args.strict_mcp_config,
         add_dirs: args.add_dir.iter().map(PathBuf::from).collect(),
+        offer: claude_reference::tools::Offer {
+            search_tools: args.allowed_tools.iter().any(|rule| {
+                let name = rule.split('(').next().unwrap_or_default().trim();
+                name == "Glob" || name == "Grep"
+            }),
+            // Recorded on 2.1.235: task tools off brings TodoWrite for claude-sonnet-4-5; the
+            // default claude-opus-5 also needs CLAUDE_CODE_ENABLE_TODO_TOOLS.
+            todo: matches!(
+                std::env::var("CLAUDE_CODE_ENABLE_TASKS").as_deref(),
+                Ok("0") | Ok("false")
+            ) && (args.model.as_deref().is_some_and(|m| m != DEFAULT_MODEL)
+                || matches!(
+                    std::env::var("CLAUDE_CODE_ENABLE_TODO_TOOLS").as_deref(),
+                    Ok("1") | Ok("true")
+                )),
+            // A deferred tool: out of request 1 when tool search is on (2.1.235 turns it on for a
+            // non-Anthropic base URL only when asked).
+            notebook: !std::env::var("ENABLE_TOOL_SEARCH")
+                .is_ok_and(|v| matches!(v.as_str(), "true" | "1") || v.starts_with("auto")),
+        },
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

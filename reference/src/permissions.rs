@@ -122,6 +122,7 @@ impl Permissions {
             )),
             Access::Execute(_) if matches!(self.mode, Mode::BypassPermissions | Mode::AcceptEdits) => Decision::Allow,
             Access::Execute(_) => Decision::Ask("Claude requested permissions to use Bash, but you haven't granted it yet.".into()),
+            Access::Session => Decision::Allow,
             Access::Mcp(_) if self.mode == Mode::BypassPermissions => Decision::Allow,
             Access::Mcp(name) => Decision::Ask(format!("Claude requested permissions to use {name}, but you haven't granted it yet.")),
         }

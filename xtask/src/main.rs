@@ -1,5 +1,6 @@
 //! `cargo xtask <task>`: the project's tasks. `cargo xtask --help` lists them.
 
+mod bench;
 mod probe;
 
 use clap::{Parser, Subcommand};
@@ -15,12 +16,15 @@ struct Cli {
 enum Task {
     /// Run scenarios against targets and compare with the snapshots.
     Probe(probe::ProbeArgs),
+    /// Whole-process benchmarks against an anchor measured in the same run.
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match cli.task {
         Task::Probe(args) => probe::run(args),
+        Task::Bench(args) => bench::run(args),
     };
     match result {
         Ok(true) => std::process::ExitCode::SUCCESS,
@@ -30,4 +34,11 @@ fn main() -> std::process::ExitCode {
             std::process::ExitCode::from(2)
         }
     }
+}
+
+fn workspace_root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask sits in the workspace root")
+        .to_owned()
 }

@@ -39,7 +39,7 @@ pub struct ProbeArgs {
 }
 
 pub fn run(args: ProbeArgs) -> Result<bool> {
-    let root = workspace_root();
+    let root = crate::workspace_root();
     let dir = args
         .scenarios
         .clone()
@@ -313,11 +313,4 @@ fn build_reference(root: &Path) -> Result<PathBuf> {
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("target"));
     Ok(target_dir.join("debug/claude-reference"))
-}
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask sits in the workspace root")
-        .to_owned()
 }

@@ -35,6 +35,8 @@ pub struct Config {
     pub strict_mcp_config: bool,
     /// `--add-dir` roots.
     pub add_dirs: Vec<PathBuf>,
+    /// The optional built-in tools on offer.
+    pub offer: tools::Offer,
 }
 
 /// Runs the session and returns the process exit status. MCP servers are started first (after
@@ -94,7 +96,7 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
         config.api_key.clone(),
         config.session_id.clone(),
     );
-    let catalog: Vec<&'static dyn Tool> = tools::builtin();
+    let catalog: Vec<&'static dyn Tool> = tools::builtin(config.offer);
     let mut ctx = ToolContext {
         cwd: config.cwd.clone(),
         home: config.home.clone(),
@@ -102,6 +104,7 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
         files: FileState::default(),
         permissions: Permissions::load(config.mode, &config.cwd, &config.home),
         shell_cwd: config.cwd.clone(),
+        todos: Vec::new(),
     };
     let cwd = config.cwd.display().to_string();
     let memory_dir = format!(

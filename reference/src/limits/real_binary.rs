@@ -84,7 +84,44 @@ pub const ALL_REAL_BINARY: &[&Limit] = &[
     &JS_TIMER_MAX_MS,
     &MCP_TOOL_CALL_TIMEOUT,
     &MCP_TOOL_CALL_TIMEOUT_MIN,
+    &GREP_DEFAULT_HEAD_LIMIT,
+    &GLOB_MAX_RESULTS,
+    &GLOB_RESULT_BUDGET,
 ];
+
+pub const GREP_DEFAULT_HEAD_LIMIT: Limit = Limit {
+    name: "grep.head_limit_default",
+    value: 250,
+    unit: Unit::Lines,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "recon grep/D: Grep pages content, counts and files at 250 unless head_limit says otherwise (0 = all)" },
+    what: "Lines or entries a Grep result carries when head_limit is absent.",
+};
+
+pub const GLOB_MAX_RESULTS: Limit = Limit {
+    name: "glob.max_results",
+    value: 100,
+    unit: Unit::Entries,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon grep/D: Glob output schema 'truncated (limited to 100 files)'",
+    },
+    what: "Paths a Glob result lists before it says how many more matched.",
+};
+
+pub const GLOB_RESULT_BUDGET: Limit = Limit {
+    name: "glob.result_budget",
+    value: 100_000,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon grep/D: Glob maxResultSizeChars 1e5",
+    },
+    what: "Glob result size before it is persisted and previewed.",
+};
 
 pub const MCP_STDIO_KILL_WAIT: Limit = Limit {
     name: "mcp.stdio.kill_wait",

@@ -49,6 +49,10 @@ pub struct SearchConfig {
     pub hidden: bool,
     pub no_ignore: bool,
     pub sort_by_path: bool,
+    /// `--sort=modified`: oldest first (the Glob tool's order).
+    pub sort_by_modified: bool,
+    pub only_matching: bool,
+    pub max_depth: Option<usize>,
     pub threads: Option<usize>,
     /// Paths as given; empty means the working directory, printed without `./`.
     pub paths: Vec<PathBuf>,
@@ -74,7 +78,7 @@ pub fn search<W: Write + Send>(config: &SearchConfig, out: W) -> anyhow::Result<
         config.paths.clone()
     };
     let is_one_file = paths.len() == 1 && !config.cwd.join(&paths[0]).is_dir();
-    let threads = if config.sort_by_path || is_one_file {
+    let threads = if config.sort_by_path || config.sort_by_modified || is_one_file {
         1
     } else {
         config.threads.unwrap_or_else(|| {
@@ -111,6 +115,7 @@ pub fn search<W: Write + Send>(config: &SearchConfig, out: W) -> anyhow::Result<
     let printer = PrinterConfig {
         mode: config.mode,
         with_filename,
+        only_matching: config.only_matching,
         max_count: config.max_count,
         max_columns: config.max_columns,
         separator_search: if threads == 1 {
@@ -138,8 +143,23 @@ pub fn search<W: Write + Send>(config: &SearchConfig, out: W) -> anyhow::Result<
             searcher,
             printer: printer.build(out),
         };
-        for result in walker.build() {
-            single.visit(result);
+        let entries = walker.build();
+        if config.sort_by_modified {
+            // Oldest first; the walk order breaks ties (a stable sort, as ripgrep's).
+            let mut all: Vec<_> = entries.collect();
+            all.sort_by_key(|r| {
+                r.as_ref()
+                    .ok()
+                    .and_then(|d| d.metadata().ok())
+                    .and_then(|m| m.modified().ok())
+            });
+            for result in all {
+                single.visit(result);
+            }
+        } else {
+            for result in entries {
+                single.visit(result);
+            }
         }
         single.printer.into_inner()
     } else {
@@ -216,6 +236,7 @@ fn walk_builder(
         .overrides(overrides.build()?)
         .types(types.build()?)
         .hidden(!config.hidden)
+        .max_depth(config.max_depth)
         .parents(!config.no_ignore)
         .ignore(!config.no_ignore)
         .git_global(!config.no_ignore)
@@ -234,6 +255,7 @@ fn walk_builder(
 struct PrinterConfig {
     mode: Mode,
     with_filename: bool,
+    only_matching: bool,
     max_count: Option<u64>,
     max_columns: Option<u64>,
     separator_search: Option<Vec<u8>>,
@@ -254,6 +276,7 @@ impl PrinterConfig {
                     .max_columns(self.max_columns)
                     .max_columns_preview(false)
                     .max_matches(self.max_count)
+                    .only_matching(self.only_matching)
                     .path(self.with_filename)
                     .per_match_one_line(true)
                     .separator_context(Some(b"--".to_vec()))

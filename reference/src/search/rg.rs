@@ -81,14 +81,28 @@ fn value_flag(name: &str) -> Option<&'static str> {
         "-M" | "--max-columns" => "max-columns",
         "--regex-size-limit" => "regex-size-limit",
         "--sort" => "sort",
+        "--max-depth" | "-d" => "max-depth",
         "--color" | "--colors" => "color",
         _ => return None,
     })
 }
 
+/// Parses an rg command line for a search run from `cwd` (the Grep and Glob tools build the
+/// command line the real binary passes to its embedded rg, and run it in process).
+pub fn parse_search(args: Vec<OsString>, cwd: &std::path::Path) -> anyhow::Result<SearchConfig> {
+    match parse_in(args, cwd.to_owned())? {
+        Parsed::Search(c) => Ok(*c),
+        _ => anyhow::bail!("not a search command line"),
+    }
+}
+
 fn parse(args: Vec<OsString>) -> anyhow::Result<Parsed> {
+    parse_in(args, std::env::current_dir()?)
+}
+
+fn parse_in(args: Vec<OsString>, cwd: PathBuf) -> anyhow::Result<Parsed> {
     let mut c = SearchConfig {
-        cwd: std::env::current_dir()?,
+        cwd,
         ..Default::default()
     };
     let mut positional: Vec<OsString> = Vec::new();
@@ -164,7 +178,12 @@ fn parse(args: Vec<OsString>) -> anyhow::Result<Parsed> {
                             )
                         })?)
                     }
-                    "sort" => c.sort_by_path = value == "path",
+                    "sort" => match value.as_str() {
+                        "path" => c.sort_by_path = true,
+                        "modified" => c.sort_by_modified = true,
+                        _ => {}
+                    },
+                    "max-depth" => c.max_depth = Some(number(&value)? as usize),
                     _ => {} // --color: output is never coloured here
                 }
                 continue;
@@ -186,6 +205,7 @@ fn parse(args: Vec<OsString>) -> anyhow::Result<Parsed> {
                 "--multiline-dotall" => c.multiline_dotall = true,
                 "--hidden" | "-." => c.hidden = true,
                 "--no-ignore" => c.no_ignore = true,
+                "-o" | "--only-matching" => c.only_matching = true,
                 "--no-heading" | "--no-config" | "--no-messages" => {}
                 other => match other.strip_prefix("--") {
                     Some(long) => anyhow::bail!("unrecognized flag --{long}"),

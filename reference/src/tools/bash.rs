@@ -145,10 +145,17 @@ impl Tool for Bash {
                 true,
             ),
         };
+        // A failed command's stream-json result is its error text, as for other failed tools.
+        let structured = if is_error {
+            json!(format!("Error: {content}"))
+        } else {
+            structured
+        };
         Ok(ToolOutput {
             content,
             structured,
             is_error: Some(is_error),
+            blocks: None,
         })
     }
 }

@@ -102,6 +102,7 @@ impl Tool for Edit {
             structured: json!({"filePath": path, "oldString": old, "newString": new, "originalFile": original,
                                "structuredPatch": [], "userModified": false, "replaceAll": replace_all}),
             is_error: None,
+            blocks: None,
         })
     }
 }
@@ -123,5 +124,6 @@ fn create(
         structured: json!({"filePath": given, "oldString": "", "newString": content, "originalFile": null,
                            "structuredPatch": [], "userModified": false, "replaceAll": false}),
         is_error: None,
+        blocks: None,
     })
 }

@@ -3,10 +3,14 @@
 mod bash;
 mod edit;
 mod file_state;
+mod glob;
+mod grep;
+mod notebook;
 mod persist;
 mod pipeline;
 mod read;
 pub mod schema;
+mod todo;
 mod write;
 
 use std::path::{Path, PathBuf};
@@ -31,6 +35,8 @@ pub enum Access {
     Execute(String),
     /// A tool of an MCP server, by its wire name.
     Mcp(String),
+    /// Only the session's own state (the todo list).
+    Session,
 }
 
 /// State a tool may read or change, owned by the session.
@@ -42,6 +48,8 @@ pub struct ToolContext {
     pub permissions: Permissions,
     /// The Bash tool's working directory, which `cd` moves.
     pub shell_cwd: PathBuf,
+    /// TodoWrite's list.
+    pub todos: Vec<Value>,
 }
 
 impl ToolContext {
@@ -63,6 +71,15 @@ pub struct ToolOutput {
     /// Tools whose results always carry `is_error` (Bash) set this; `Some(true)` for a failure that
     /// still has output (a non-zero exit).
     pub is_error: Option<bool>,
+    /// Content as blocks instead of the text (a notebook Read), for the tool_result.
+    pub blocks: Option<Value>,
+}
+
+impl ToolOutput {
+    pub fn as_blocks(mut self, blocks: Value) -> Self {
+        self.blocks = Some(blocks);
+        self
+    }
 }
 
 /// A failed call. `wrap` puts the message in `<tool_use_error>` tags, as most failures are.
@@ -101,9 +118,36 @@ pub trait Tool: Sync {
     fn call(&self, input: &Value, ctx: &mut ToolContext) -> Result<ToolOutput, ToolError>;
 }
 
+/// Which optional built-in tools a session offers.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Offer {
+    /// `--allowedTools` names Glob or Grep.
+    pub search_tools: bool,
+    /// TodoWrite: on when the task tools are switched off (`CLAUDE_CODE_ENABLE_TASKS=0`), as
+    /// 2.1.235 swaps them.
+    pub todo: bool,
+    /// NotebookEdit in tools[] from request 1 (it is a deferred tool: off when tool search
+    /// defers it).
+    pub notebook: bool,
+}
+
 /// The built-in tools in the order `tools[]` lists them (alphabetical, as the real binary does).
-pub fn builtin() -> Vec<&'static dyn Tool> {
-    vec![&bash::Bash, &edit::Edit, &read::Read, &write::Write]
+/// Glob and Grep join only when `search_tools` (2.1.235 offers them only when `--allowedTools`
+/// names one of them; otherwise its shell has the embedded search commands instead).
+pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
+    let mut tools: Vec<&'static dyn Tool> =
+        vec![&bash::Bash, &edit::Edit, &read::Read, &write::Write];
+    if offer.search_tools {
+        tools.extend([&glob::Glob as &dyn Tool, &grep::Grep]);
+    }
+    if offer.todo {
+        tools.push(&todo::TodoWrite);
+    }
+    if offer.notebook {
+        tools.push(&notebook::NotebookEdit);
+    }
+    tools.sort_by_key(|t| t.name());
+    tools
 }
 
 /// The request's `tools[]` entry of a tool.

@@ -17,25 +17,34 @@ pub fn project_dir(home: &Path, cwd: &Path) -> PathBuf {
 }
 
 /// Saves `content` and returns what the model sees instead.
+/// Saves `content` under the session's tool-results and returns the preview the model sees.
+/// `name` names the file (2.1.235 uses the tool_use id for most tools, a random 9-char id for
+/// Bash's own output).
 pub fn persist(
     home: &Path,
     cwd: &Path,
     session_id: &str,
+    name: Option<&str>,
     content: &str,
 ) -> std::io::Result<String> {
     let dir = project_dir(home, cwd).join(session_id).join("tool-results");
     std::fs::create_dir_all(&dir)?;
-    let id: String = uuid::Uuid::new_v4()
-        .simple()
-        .to_string()
-        .chars()
-        .take(9)
-        .collect();
+    let id: String = match name {
+        Some(n) => n.to_owned(),
+        None => uuid::Uuid::new_v4()
+            .simple()
+            .to_string()
+            .chars()
+            .take(9)
+            .collect(),
+    };
     let path = dir.join(format!("{id}.txt"));
     std::fs::write(&path, content)?;
-    let kb = content.len() as f64 / 1024.0;
+    // One decimal, without a trailing `.0` (JavaScript's number formatting: 39.1KB, 43KB).
+    let kb = format!("{:.1}", content.len() as f64 / 1024.0);
+    let kb = kb.strip_suffix(".0").unwrap_or(&kb);
     Ok(format!(
-        "<persisted-output>\nOutput too large ({kb:.1}KB). Full output saved to: {}\n\nPreview (first 2KB):\n{}\n...\n</persisted-output>",
+        "<persisted-output>\nOutput too large ({kb}KB). Full output saved to: {}\n\nPreview (first 2KB):\n{}\n...\n</persisted-output>",
         path.display(),
         preview(content)
     ))
@@ -72,7 +81,14 @@ mod tests {
     #[test]
     fn persisted_text_names_size_and_file() {
         let home = tempfile::tempdir().unwrap();
-        let text = persist(home.path(), Path::new("/w/p"), "s1", &"x".repeat(40_001)).unwrap();
+        let text = persist(
+            home.path(),
+            Path::new("/w/p"),
+            "s1",
+            None,
+            &"x".repeat(40_001),
+        )
+        .unwrap();
         assert!(
             text.starts_with(
                 "<persisted-output>\nOutput too large (39.1KB). Full output saved to: "
@@ -81,5 +97,15 @@ mod tests {
         );
         assert!(text.contains("/.claude/projects/-w-p/s1/tool-results/"));
         assert!(text.ends_with("\n...\n</persisted-output>"));
+        let whole = persist(
+            home.path(),
+            Path::new("/w/p"),
+            "s1",
+            Some("toolu_1"),
+            &"y".repeat(44_032),
+        )
+        .unwrap();
+        assert!(whole.contains("Output too large (43KB)"), "{whole}");
+        assert!(whole.contains("/tool-results/toolu_1.txt"), "{whole}");
     }
 }

@@ -10,6 +10,8 @@ use crate::permissions::Decision;
 pub struct ToolResult {
     pub tool_use_id: String,
     pub content: String,
+    /// Content as blocks (a notebook Read), used instead of `content` when present.
+    pub blocks: Option<Value>,
     /// `None` leaves the key out, as successful Read/Write/Edit results do.
     pub is_error: Option<bool>,
     /// The stream-json `tool_use_result`.
@@ -31,6 +33,7 @@ impl ToolResult {
             is_error: Some(true),
             structured: Value::String(format!("Error: {message}")),
             denied: None,
+            blocks: None,
         }
     }
 
@@ -44,7 +47,8 @@ impl ToolResult {
                 json!({"tool_use_id": self.tool_use_id, "type": "tool_result", "content": self.content, "is_error": false})
             }
             None => {
-                json!({"tool_use_id": self.tool_use_id, "type": "tool_result", "content": self.content})
+                let content = self.blocks.clone().unwrap_or_else(|| json!(self.content));
+                json!({"tool_use_id": self.tool_use_id, "type": "tool_result", "content": content})
             }
         }
     }
@@ -81,10 +85,13 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
             let mut content = output.content;
             if let Some(budget) = tool.result_budget() {
                 if content.chars().count() > budget.usize() {
-                    content = persist::persist(&ctx.home, &ctx.cwd, &ctx.session_id, &content)
-                        .unwrap_or_else(|e| {
-                            format!("tool output over budget and could not be saved: {e}")
-                        });
+                    // Bash names its saved output at random; other tools by their tool_use id.
+                    let name = (tool.name() != "Bash").then_some(id);
+                    content =
+                        persist::persist(&ctx.home, &ctx.cwd, &ctx.session_id, name, &content)
+                            .unwrap_or_else(|e| {
+                                format!("tool output over budget and could not be saved: {e}")
+                            });
                 }
             }
             ToolResult {
@@ -93,6 +100,7 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
                 is_error: output.is_error,
                 structured: output.structured,
                 denied: None,
+                blocks: output.blocks,
             }
         }
     }

@@ -62,6 +62,19 @@ impl Tool for Read {
         }
         let bytes = std::fs::read(&path).map_err(|e| ToolError::wrapped(e.to_string()))?;
         let text = String::from_utf8_lossy(&bytes).into_owned();
+        if super::notebook::is_notebook(&path) {
+            if let Ok(nb) = serde_json::from_str::<Value>(&text) {
+                ctx.files.record(&path, Some(text));
+                let rendered = super::notebook::render(&nb);
+                return Ok(ToolOutput {
+                    content: rendered.clone(),
+                    structured: super::notebook::structured(&path.display().to_string(), &nb),
+                    is_error: None,
+                    blocks: None,
+                }
+                .as_blocks(json!([{"text": rendered, "type": "text"}])));
+            }
+        }
         let partial = input.get("offset").is_some() || input.get("limit").is_some();
         if text.is_empty() {
             ctx.files.record(&path, Some(text));
@@ -69,6 +82,7 @@ impl Tool for Read {
                 content: EMPTY_FILE.to_owned(),
                 structured: file_json(given, "", 1, 0, 0),
                 is_error: None,
+                blocks: None,
             });
         }
         let lines: Vec<&str> = text.split('\n').collect();
@@ -85,6 +99,7 @@ impl Tool for Read {
                 ),
                 structured: file_json(given, "", start, 0, lines.len()),
                 is_error: None,
+                blocks: None,
             });
         }
         let selected: Vec<&str> = lines.iter().skip(start - 1).take(limit).copied().collect();
@@ -107,6 +122,7 @@ impl Tool for Read {
             ),
             content,
             is_error: None,
+            blocks: None,
         })
     }
 }

@@ -54,6 +54,19 @@ fn property_issue(name: &str, prop: &Value, value: &Value) -> Option<String> {
             type_name(value)
         ));
     }
+    // Objects inside an array: their required fields, named by path (`todos[0].activeForm`).
+    if let (Some(items), Some(item_schema)) = (value.as_array(), prop.get("items")) {
+        for (i, item) in items.iter().enumerate() {
+            let required = item_schema["required"].as_array().into_iter().flatten();
+            for field in required.filter_map(Value::as_str) {
+                if item.get(field).is_none() {
+                    return Some(format!(
+                        "The required parameter `{name}[{i}].{field}` is missing"
+                    ));
+                }
+            }
+        }
+    }
     if let Some(choices) = prop["enum"].as_array() {
         if !choices.contains(value) {
             let list: Vec<String> = choices.iter().map(|c| c.to_string()).collect();
@@ -135,6 +148,12 @@ mod tests {
             ["The parameter `limit` must be greater than 0"]
         );
         assert!(issues(&schema(), &json!({"file_path": "a", "limit": 3})).is_empty());
+        let list = json!({"type": "object", "properties": {"todos": {"type": "array",
+            "items": {"type": "object", "required": ["content", "activeForm"]}}}});
+        assert_eq!(
+            issues(&list, &json!({"todos": [{"content": "x"}]})),
+            ["The required parameter `todos[0].activeForm` is missing"]
+        );
         assert_eq!(
             message("Read", &issues(&schema(), &json!({}))),
             "InputValidationError: Read failed due to the following issue:\nThe required parameter `file_path` is missing"

@@ -66,6 +66,7 @@ impl Tool for Write {
             content: text,
             structured: json!({"type": kind, "filePath": path, "content": content, "structuredPatch": [], "originalFile": original, "userModified": false}),
             is_error: None,
+            blocks: None,
         })
     }
 }
