@@ -3,6 +3,8 @@
 //! Each stub records everything that crossed its socket so checks can be written against the wire,
 //! never against a target's internals. Stubs never import the reference agent.
 
+pub mod jsonlog;
+pub mod lsp;
 pub mod mcp;
 pub mod messages;
 pub mod redact;

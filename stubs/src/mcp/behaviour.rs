@@ -47,7 +47,7 @@ impl Behaviour {
 
     /// Carries on counting from what earlier processes of the same server received (their log),
     /// so a fault on "the 1st tools/call" means the server's first, not each restart's first.
-    pub fn resume(mut self, earlier: &[super::log::LogEntry]) -> Self {
+    pub fn resume(mut self, earlier: &[crate::jsonlog::LogEntry]) -> Self {
         for entry in earlier.iter().filter(|e| e.dir == "in") {
             if let Some(method) = entry.msg["method"].as_str() {
                 *self.seen.entry(method.to_owned()).or_default() += 1;

@@ -17,7 +17,7 @@ use serde_json::Value;
 use tokio::sync::oneshot;
 
 use super::behaviour::{Action, Behaviour};
-use super::log::McpLog;
+use crate::jsonlog::McpLog;
 use super::script::McpScript;
 
 const SESSION: &str = "mcp-session-id";

@@ -4,11 +4,10 @@
 
 mod behaviour;
 pub mod http;
-mod log;
 mod script;
 pub mod stdio;
 
 pub use behaviour::{Action, Behaviour};
 pub use http::HttpMcpServer;
-pub use log::{read as read_log, LogEntry, McpLog};
+pub use crate::jsonlog::{read as read_log, LogEntry, McpLog};
 pub use script::{expand, Fault, Generation, McpScript, Place, RpcError, ToolSpec, Transport};

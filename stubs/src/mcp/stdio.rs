@@ -8,7 +8,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::signal::unix::{signal, SignalKind};
 
 use super::behaviour::{Action, Behaviour};
-use super::log::{LogEntry, McpLog};
+use crate::jsonlog::{LogEntry, McpLog};
 use super::script::McpScript;
 
 /// Serves stdin/stdout; `earlier` is what previous processes of this server logged (a restart).

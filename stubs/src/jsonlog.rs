@@ -1,6 +1,6 @@
-//! The log every fake MCP server keeps: one JSON line per message in or out, with a timestamp and
-//! the server's pid, plus notes (start, stdin EOF, signals, HTTP statuses). The probe reads it
-//! after the run; checks count and order what crossed the wire from it.
+//! The log every fake JSON-RPC server (MCP, LSP) keeps: one JSON line per message in or out, with a
+//! timestamp and the server's pid, plus notes (start, stdin EOF, signals, HTTP statuses). The
+//! probe reads it after the run; checks count and order what crossed the wire from it.
 
 use std::io::Write;
 use std::path::Path;
