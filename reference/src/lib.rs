@@ -4,6 +4,7 @@
 pub mod agent;
 pub mod api;
 pub mod cli;
+pub mod context;
 pub mod limits;
 pub mod mcp;
 pub mod permissions;

@@ -80,6 +80,7 @@ fn real_main() -> i32 {
         mcp_config: args.mcp_config.clone(),
         strict_mcp_config: args.strict_mcp_config,
         add_dirs: args.add_dir.iter().map(PathBuf::from).collect(),
+        plugin_dirs: args.plugin_dir.iter().map(PathBuf::from).collect(),
         offer: claude_reference::tools::Offer {
             search_tools: args.allowed_tools.iter().any(|rule| {
                 let name = rule.split('(').next().unwrap_or_default().trim();

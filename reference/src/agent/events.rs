@@ -83,6 +83,15 @@ impl Output {
         })
     }
 
+    /// Context the client adds to the conversation itself (a launched skill's body).
+    pub fn synthetic_user(&self, text: &str) -> Value {
+        json!({
+            "type": "user", "message": {"role": "user", "content": [{"type": "text", "text": text}]},
+            "parent_tool_use_id": null, "session_id": self.session_id, "uuid": uuid(), "timestamp": timestamp(),
+            "isSynthetic": true,
+        })
+    }
+
     pub fn permission_denied(&self, tool_name: &str, tool_use_id: &str, message: &str) -> Value {
         json!({"type": "system", "subtype": "permission_denied", "tool_name": tool_name, "tool_use_id": tool_use_id,
                "message": message, "uuid": uuid(), "session_id": self.session_id})

@@ -13,6 +13,7 @@ use super::events::{uuid, Format, Output};
 use super::prompt;
 use super::usage::Usage;
 use crate::api::{ApiError, Client};
+use crate::context;
 use crate::limits;
 use crate::mcp::{self, McpRuntime, McpTool};
 use crate::permissions::{Decision, Mode, Permissions};
@@ -37,6 +38,8 @@ pub struct Config {
     pub add_dirs: Vec<PathBuf>,
     /// The optional built-in tools on offer.
     pub offer: tools::Offer,
+    /// `--plugin-dir` directories.
+    pub plugin_dirs: Vec<PathBuf>,
 }
 
 /// Runs the session and returns the process exit status. MCP servers are started first (after
@@ -97,6 +100,11 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
         config.session_id.clone(),
     );
     let catalog: Vec<&'static dyn Tool> = tools::builtin(config.offer);
+    let (plugins, plugin_errors) = context::plugins::load(&config.plugin_dirs);
+    for e in plugin_errors {
+        eprintln!("{e}");
+    }
+    let skills = context::skills::discover(&config.home, &config.cwd, &plugins);
     let mut ctx = ToolContext {
         cwd: config.cwd.clone(),
         home: config.home.clone(),
@@ -105,6 +113,8 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
         permissions: Permissions::load(config.mode, &config.cwd, &config.home),
         shell_cwd: config.cwd.clone(),
         todos: Vec::new(),
+        skills: skills.clone(),
+        follow_up: Vec::new(),
     };
     let cwd = config.cwd.display().to_string();
     let memory_dir = format!(
@@ -127,6 +137,9 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
     let mut first = Vec::new();
     if let Some(reminder) = prompt::mcp_instructions(&mcp.instructions()) {
         first.push(json!({"type": "text", "text": reminder}));
+    }
+    if let Some(listing) = context::skills::listing(&skills, context::skills::budget()) {
+        first.push(json!({"type": "text", "text": listing}));
     }
     first.push(json!({"type": "text", "text": config.prompt}));
     let mut messages = vec![json!({"role": "user", "content": first})];
@@ -200,6 +213,13 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
             }
             out.event(&out.user_tool_result(&result.block(), &result.structured));
             blocks.push(result.block());
+        }
+        // What tools added for the model after their results (a skill's body) follows them in the
+        // same message; each is a turn of its own in the count.
+        for text in std::mem::take(&mut ctx.follow_up) {
+            out.event(&out.synthetic_user(&text));
+            blocks.push(json!({"type": "text", "text": text}));
+            turns += 1;
         }
         messages.push(json!({"role": "user", "content": blocks}));
         if config.max_turns.is_some_and(|max| turns + 1 > max) {

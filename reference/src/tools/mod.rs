@@ -10,6 +10,7 @@ mod persist;
 mod pipeline;
 mod read;
 pub mod schema;
+mod skill;
 mod todo;
 mod write;
 
@@ -50,6 +51,10 @@ pub struct ToolContext {
     pub shell_cwd: PathBuf,
     /// TodoWrite's list.
     pub todos: Vec<Value>,
+    /// The skills this session found (the Skill tool launches them).
+    pub skills: Vec<crate::context::skills::Skill>,
+    /// Text blocks a tool adds after this turn's tool_results (a launched skill's body).
+    pub follow_up: Vec<String>,
 }
 
 impl ToolContext {
@@ -136,7 +141,7 @@ pub struct Offer {
 /// names one of them; otherwise its shell has the embedded search commands instead).
 pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
     let mut tools: Vec<&'static dyn Tool> =
-        vec![&bash::Bash, &edit::Edit, &read::Read, &write::Write];
+        vec![&bash::Bash, &edit::Edit, &read::Read, &skill::Skill, &write::Write];
     if offer.search_tools {
         tools.extend([&glob::Glob as &dyn Tool, &grep::Grep]);
     }

@@ -1,0 +1,95 @@
+//! `--plugin-dir DIR`: a plugin's manifest (`.claude-plugin/plugin.json`), its skills
+//! (`skills/<name>/SKILL.md`) and its language servers (`lspServers` inline, as a path, or
+//! `.lsp.json`), as 2.1.235 reads them.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+#[derive(Debug, Clone)]
+pub struct Plugin {
+    pub name: String,
+    pub dir: PathBuf,
+    pub lsp_servers: Vec<LspServerConfig>,
+}
+
+#[derive(Debug, Clone)]
+pub struct LspServerConfig {
+    /// `plugin:<plugin>:<server>`.
+    pub id: String,
+    pub command: String,
+    pub args: Vec<String>,
+    pub env: BTreeMap<String, String>,
+    /// File extension (with the dot) → language id.
+    pub extensions: BTreeMap<String, String>,
+}
+
+/// Loads each plugin directory; a broken one is reported and skipped.
+pub fn load(dirs: &[PathBuf]) -> (Vec<Plugin>, Vec<String>) {
+    let mut plugins = Vec::new();
+    let mut errors = Vec::new();
+    for dir in dirs {
+        match load_one(dir) {
+            Ok(p) => plugins.push(p),
+            Err(e) => errors.push(format!("Plugin at {}: {e}", dir.display())),
+        }
+    }
+    (plugins, errors)
+}
+
+fn load_one(dir: &Path) -> Result<Plugin, String> {
+    let manifest_path = dir.join(".claude-plugin/plugin.json");
+    let manifest: Value = std::fs::read_to_string(&manifest_path)
+        .map_err(|e| format!("cannot read {}: {e}", manifest_path.display()))
+        .and_then(|t| serde_json::from_str(&t).map_err(|e| format!("plugin.json: {e}")))?;
+    let name = manifest["name"]
+        .as_str()
+        .ok_or("plugin.json has no name")?
+        .to_owned();
+    let mut servers = Vec::new();
+    let declared = match &manifest["lspServers"] {
+        Value::Null => read_json(&dir.join(".lsp.json")).into_iter().collect(),
+        Value::Array(items) => items.clone(),
+        other => vec![other.clone()],
+    };
+    for item in declared {
+        let map = match item {
+            Value::String(rel) => read_json(&dir.join(rel)).unwrap_or(Value::Null),
+            other => other,
+        };
+        for (server, cfg) in map.as_object().into_iter().flatten() {
+            servers.push(LspServerConfig {
+                id: format!("plugin:{name}:{server}"),
+                command: cfg["command"].as_str().unwrap_or_default().to_owned(),
+                args: strings(&cfg["args"]),
+                env: cfg["env"]
+                    .as_object()
+                    .map(|m| m.iter().filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned()))).collect())
+                    .unwrap_or_default(),
+                extensions: cfg["extensionToLanguage"]
+                    .as_object()
+                    .map(|m| m.iter().filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned()))).collect())
+                    .unwrap_or_default(),
+            });
+        }
+    }
+    Ok(Plugin {
+        name,
+        dir: dir.to_owned(),
+        lsp_servers: servers,
+    })
+}
+
+fn read_json(path: &Path) -> Option<Value> {
+    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_owned)
+        .collect()
+}
