@@ -17,6 +17,7 @@ use crate::placeholders::Places;
 /// The servers of one run, alive until dropped.
 pub struct McpSetup {
     servers: Vec<Running>,
+    home: PathBuf,
 }
 
 struct Running {
@@ -166,12 +167,20 @@ pub async fn setup(
         doc["mcpServers"] = Value::Object(servers);
         std::fs::write(&path, serde_json::to_vec_pretty(&doc)?)?;
     }
-    Ok(McpSetup { servers: running })
+    Ok(McpSetup {
+        servers: running,
+        home: home.to_owned(),
+    })
 }
+
+/// Where a scenario's fake language servers log (`--log {home}/.lsp/<name>.log.jsonl`): their
+/// records join the MCP servers' under that name.
+pub const LSP_LOG_DIR: &str = ".lsp";
 
 impl McpSetup {
     pub fn records(&self) -> BTreeMap<String, ServerRecord> {
-        self.servers
+        let mut out: BTreeMap<String, ServerRecord> = self
+            .servers
             .iter()
             .map(|s| {
                 (
@@ -182,7 +191,28 @@ impl McpSetup {
                     },
                 )
             })
-            .collect()
+            .collect();
+        for entry in std::fs::read_dir(self.home.join(LSP_LOG_DIR))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let path = entry.path();
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.strip_suffix(".log.jsonl"));
+            if let Some(name) = name {
+                out.insert(
+                    name.to_owned(),
+                    ServerRecord {
+                        transport: Transport::Stdio,
+                        entries: read_log(&path),
+                    },
+                );
+            }
+        }
+        out
     }
 
     /// stdio servers still alive `grace` after the target exited, as `(name, pid)`.
@@ -241,13 +271,25 @@ fn file_safe(name: &str) -> String {
 /// or `$CONFORMANCE_FAKE_MCP` when set.
 pub fn fake_mcp_binary() -> Result<PathBuf> {
     static PATH: OnceLock<std::result::Result<PathBuf, String>> = OnceLock::new();
-    PATH.get_or_init(|| build_fake_mcp().map_err(|e| format!("{e:#}")))
-        .clone()
-        .map_err(anyhow::Error::msg)
+    PATH.get_or_init(|| {
+        build_stub_binary("fake-mcp", "CONFORMANCE_FAKE_MCP").map_err(|e| format!("{e:#}"))
+    })
+    .clone()
+    .map_err(anyhow::Error::msg)
 }
 
-fn build_fake_mcp() -> Result<PathBuf> {
-    if let Some(p) = std::env::var_os("CONFORMANCE_FAKE_MCP") {
+/// The `fake-lsp` binary, like [`fake_mcp_binary`] (`$CONFORMANCE_FAKE_LSP` overrides).
+pub fn fake_lsp_binary() -> Result<PathBuf> {
+    static PATH: OnceLock<std::result::Result<PathBuf, String>> = OnceLock::new();
+    PATH.get_or_init(|| {
+        build_stub_binary("fake-lsp", "CONFORMANCE_FAKE_LSP").map_err(|e| format!("{e:#}"))
+    })
+    .clone()
+    .map_err(anyhow::Error::msg)
+}
+
+fn build_stub_binary(bin: &str, env_override: &str) -> Result<PathBuf> {
+    if let Some(p) = std::env::var_os(env_override) {
         return Ok(PathBuf::from(p));
     }
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
@@ -258,27 +300,27 @@ fn build_fake_mcp() -> Result<PathBuf> {
             "--quiet",
             "--message-format=json",
             "--bin",
-            "fake-mcp",
+            bin,
             "--manifest-path",
         ])
         .arg(&manifest)
         .stderr(std::process::Stdio::inherit())
         .output()
-        .context("cannot run cargo to build fake-mcp")?;
+        .with_context(|| format!("cannot run cargo to build {bin}"))?;
     if !output.status.success() {
-        bail!("cargo build of fake-mcp failed ({})", output.status);
+        bail!("cargo build of {bin} failed ({})", output.status);
     }
     for line in String::from_utf8_lossy(&output.stdout).lines() {
         let Ok(msg) = serde_json::from_str::<Value>(line) else {
             continue;
         };
-        if msg["reason"] == "compiler-artifact" && msg["target"]["name"] == "fake-mcp" {
+        if msg["reason"] == "compiler-artifact" && msg["target"]["name"] == bin {
             if let Some(exe) = msg["executable"].as_str() {
                 return Ok(PathBuf::from(exe));
             }
         }
     }
-    bail!("cargo built fake-mcp but named no executable")
+    bail!("cargo built {bin} but named no executable")
 }
 
 /// A server's log as text lines (`in …`, `out …`, `note …`), run paths redacted.
@@ -299,10 +341,16 @@ pub fn render_log(record: &ServerRecord, places: &Places) -> String {
 pub fn check(spec: &crate::check::CheckSpec, run: &crate::RunOutcome) -> Result<(), String> {
     use crate::check::{expected_seen, list_diff, text_expectations};
     let name = spec.server.as_deref().unwrap_or_default();
-    let record = run
-        .mcp
-        .get(name)
-        .ok_or_else(|| format!("no `[[mcp_server]]` named `{name}` in this scenario"))?;
+    // A fake language server only has a record once it was started.
+    let Some(record) = run.mcp.get(name) else {
+        return if spec.absent == Some(true) {
+            Ok(())
+        } else {
+            Err(format!(
+                "no server named `{name}` was declared or started in this run"
+            ))
+        };
+    };
     let dialled = match record.transport {
         Transport::Stdio => record.started(),
         Transport::Http => record.entries.iter().any(|e| {
@@ -427,4 +475,15 @@ pub fn check(spec: &crate::check::CheckSpec, run: &crate::RunOutcome) -> Result<
 /// How late a timed retry may come: timers are not exact, a loaded machine less so.
 fn gap_slack(want_ms: u64) -> u64 {
     (want_ms / 2).max(300)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn stub_binaries_build_and_are_found() {
+        for path in [super::fake_mcp_binary(), super::fake_lsp_binary()] {
+            let path = path.unwrap();
+            assert!(path.is_file(), "{}", path.display());
+        }
+    }
 }

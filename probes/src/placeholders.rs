@@ -10,6 +10,8 @@ pub struct Places {
     pub home: String,
     /// The MCP config file `[[mcp_server]]` entries with `place = "flag"` are written to.
     pub mcp_config: String,
+    /// The fake language server binary, for plugin fixtures (`{fake_lsp}`); empty when unused.
+    pub fake_lsp: String,
 }
 
 impl Places {
@@ -17,6 +19,7 @@ impl Places {
         s.replace("{cwd}", &self.cwd)
             .replace("{home}", &self.home)
             .replace("{mcp_config}", &self.mcp_config)
+            .replace("{fake_lsp}", &self.fake_lsp)
     }
 
     /// Expands every string inside a JSON value (keys included).
@@ -58,6 +61,7 @@ mod tests {
             cwd: "/tmp/run-1/work".into(),
             home: "/tmp/run-1".into(),
             mcp_config: "/tmp/run/mcp-config.json".into(),
+            fake_lsp: String::new(),
         };
         let s = p.expand("{cwd}/a.txt and {home}/.claude");
         assert_eq!(s, "/tmp/run-1/work/a.txt and /tmp/run-1/.claude");

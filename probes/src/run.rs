@@ -84,6 +84,11 @@ pub async fn run_scenario(
         cwd: cwd.display().to_string(),
         home: home.display().to_string(),
         mcp_config: base.join("mcp-config.json").display().to_string(),
+        fake_lsp: if scenario.source.contains("{fake_lsp}") {
+            crate::mcp::fake_lsp_binary()?.display().to_string()
+        } else {
+            String::new()
+        },
     };
     for fixture in &scenario.files {
         write_fixture(fixture, &places, &cwd, &home)

@@ -6,6 +6,7 @@ pub mod api;
 pub mod cli;
 pub mod context;
 pub mod limits;
+pub mod lsp;
 pub mod mcp;
 pub mod permissions;
 pub mod search;

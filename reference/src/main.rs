@@ -98,6 +98,7 @@ fn real_main() -> i32 {
                 )),
             // A deferred tool: out of request 1 when tool search is on (2.1.235 turns it on for a
             // non-Anthropic base URL only when asked).
+            lsp: false,
             notebook: !std::env::var("ENABLE_TOOL_SEARCH")
                 .is_ok_and(|v| matches!(v.as_str(), "true" | "1") || v.starts_with("auto")),
         },

@@ -39,6 +39,9 @@ pub struct McpLog {
 
 impl McpLog {
     pub fn create(path: &Path) -> std::io::Result<Self> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
         let file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)

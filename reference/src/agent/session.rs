@@ -115,7 +115,13 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
         todos: Vec::new(),
         skills: skills.clone(),
         follow_up: Vec::new(),
+        lsp: crate::lsp::LspManager::new(&plugins),
     };
+    // LSP registers once a language server does: it is offered from the second request on.
+    let catalog_with_lsp: Vec<&'static dyn Tool> = tools::builtin(tools::Offer {
+        lsp: true,
+        ..config.offer
+    });
     let cwd = config.cwd.display().to_string();
     let memory_dir = format!(
         "{}/memory/",
@@ -151,7 +157,12 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
         // The MCP catalogs as applied right now: a refresh that lands after this line reaches
         // the model in the next request, never this one.
         let mcp_tools = mcp.current_tools();
-        let body = request_body(&config, &catalog, &mcp_tools, &messages);
+        let sent: &[&dyn Tool] = if turns >= 1 && ctx.lsp.has_servers() {
+            &catalog_with_lsp
+        } else {
+            &catalog
+        };
+        let body = request_body(&config, sent, &mcp_tools, &messages);
         let answer = client
             .send(
                 &body,
@@ -204,8 +215,7 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
                 continue;
             }
             // The pipeline blocks on files and processes; let the runtime know.
-            let result =
-                tokio::task::block_in_place(|| tools::run_tool(&catalog, tool_use, &mut ctx));
+            let result = tokio::task::block_in_place(|| tools::run_tool(sent, tool_use, &mut ctx));
             if let Some(message) = &result.denied {
                 let name = tool_use["name"].as_str().unwrap_or_default();
                 out.event(&out.permission_denied(name, &result.tool_use_id, message));

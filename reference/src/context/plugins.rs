@@ -65,11 +65,19 @@ fn load_one(dir: &Path) -> Result<Plugin, String> {
                 args: strings(&cfg["args"]),
                 env: cfg["env"]
                     .as_object()
-                    .map(|m| m.iter().filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned()))).collect())
+                    .map(|m| {
+                        m.iter()
+                            .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned())))
+                            .collect()
+                    })
                     .unwrap_or_default(),
                 extensions: cfg["extensionToLanguage"]
                     .as_object()
-                    .map(|m| m.iter().filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned()))).collect())
+                    .map(|m| {
+                        m.iter()
+                            .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned())))
+                            .collect()
+                    })
                     .unwrap_or_default(),
             });
         }

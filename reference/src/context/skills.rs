@@ -52,7 +52,11 @@ fn from_dir(dir: &Path, plugin: Option<&str>) -> Vec<Skill> {
                 })
             };
             let description = field("description").unwrap_or_else(|| {
-                body.lines().find(|l| !l.trim().is_empty()).unwrap_or_default().trim().to_owned()
+                body.lines()
+                    .find(|l| !l.trim().is_empty())
+                    .unwrap_or_default()
+                    .trim()
+                    .to_owned()
             });
             Some(Skill {
                 name: match plugin {
@@ -99,7 +103,9 @@ pub fn listing(skills: &[Skill], budget: usize) -> Option<String> {
             format!("- {}: {d}", s.name)
         })
         .collect();
-    let size = |lines: &[String]| lines.iter().map(|l| l.chars().count()).sum::<usize>() + lines.len().saturating_sub(1);
+    let size = |lines: &[String]| {
+        lines.iter().map(|l| l.chars().count()).sum::<usize>() + lines.len().saturating_sub(1)
+    };
     let mut lines = full.clone();
     if size(&full) > budget {
         // Over budget: every entry starts name-only, then descriptions come back greedily in
@@ -138,7 +144,10 @@ pub fn body_block(skill: &Skill, args: Option<&str>) -> String {
             body.push_str(&format!("\n\nARGUMENTS: {a}"));
         }
     }
-    format!("Base directory for this skill: {}\n\n{body}", skill.dir.display())
+    format!(
+        "Base directory for this skill: {}\n\n{body}",
+        skill.dir.display()
+    )
 }
 
 #[cfg(test)]
@@ -167,7 +176,11 @@ mod tests {
 
     #[test]
     fn over_budget_fills_greedily_after_a_miss() {
-        let skills = [skill("a", &"x".repeat(50)), skill("b", &"y".repeat(500)), skill("c", "short")];
+        let skills = [
+            skill("a", &"x".repeat(50)),
+            skill("b", &"y".repeat(500)),
+            skill("c", "short"),
+        ];
         let l = listing(&skills, 100).unwrap();
         assert!(l.contains(&format!("- a: {}", "x".repeat(50))));
         assert!(l.contains("\n- b\n"), "{l}");

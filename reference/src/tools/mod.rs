@@ -5,6 +5,7 @@ mod edit;
 mod file_state;
 mod glob;
 mod grep;
+mod lsp;
 mod notebook;
 mod persist;
 mod pipeline;
@@ -55,6 +56,8 @@ pub struct ToolContext {
     pub skills: Vec<crate::context::skills::Skill>,
     /// Text blocks a tool adds after this turn's tool_results (a launched skill's body).
     pub follow_up: Vec<String>,
+    /// Language servers from plugins, started on first use.
+    pub lsp: crate::lsp::LspManager,
 }
 
 impl ToolContext {
@@ -134,14 +137,21 @@ pub struct Offer {
     /// NotebookEdit in tools[] from request 1 (it is a deferred tool: off when tool search
     /// defers it).
     pub notebook: bool,
+    /// LSP: registered once a language server is (from request 2 on, as in 2.1.235).
+    pub lsp: bool,
 }
 
 /// The built-in tools in the order `tools[]` lists them (alphabetical, as the real binary does).
 /// Glob and Grep join only when `search_tools` (2.1.235 offers them only when `--allowedTools`
 /// names one of them; otherwise its shell has the embedded search commands instead).
 pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
-    let mut tools: Vec<&'static dyn Tool> =
-        vec![&bash::Bash, &edit::Edit, &read::Read, &skill::Skill, &write::Write];
+    let mut tools: Vec<&'static dyn Tool> = vec![
+        &bash::Bash,
+        &edit::Edit,
+        &read::Read,
+        &skill::Skill,
+        &write::Write,
+    ];
     if offer.search_tools {
         tools.extend([&glob::Glob as &dyn Tool, &grep::Grep]);
     }
@@ -150,6 +160,9 @@ pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
     }
     if offer.notebook {
         tools.push(&notebook::NotebookEdit);
+    }
+    if offer.lsp {
+        tools.push(&lsp::Lsp);
     }
     tools.sort_by_key(|t| t.name());
     tools

@@ -54,12 +54,21 @@ impl ToolResult {
     }
 }
 
+/// Tools that exist but are not always offered (the text recorded for LSP and TodoWrite).
+const DISABLED_WHEN_ABSENT: &[&str] = &["LSP", "TodoWrite"];
+
 pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) -> ToolResult {
     let id = tool_use["id"].as_str().unwrap_or_default();
     let name = tool_use["name"].as_str().unwrap_or_default();
     let input = &tool_use["input"];
     let Some(tool) = tools.iter().find(|t| t.name() == name) else {
-        return ToolResult::error(id, format!("Error: No such tool available: {name}"), true);
+        // Tools this agent has but did not offer this turn say so, as 2.1.235's do.
+        let message = if DISABLED_WHEN_ABSENT.contains(&name) {
+            format!("Error: No such tool available: {name}. {name} is disabled for this session, in subagents as well as here.")
+        } else {
+            format!("Error: No such tool available: {name}")
+        };
+        return ToolResult::error(id, message, true);
     };
     let issues = schema::issues(&tool.input_schema(), input);
     if !issues.is_empty() {

@@ -22,7 +22,9 @@ fn real_main() -> anyhow::Result<()> {
             "--script" => script = args.next().map(PathBuf::from),
             "--log" => log = args.next().map(PathBuf::from),
             "--stdio" => {} // what clients commonly pass
-            other => anyhow::bail!("unknown argument `{other}` (usage: fake-lsp --script PATH --log PATH)"),
+            other => anyhow::bail!(
+                "unknown argument `{other}` (usage: fake-lsp --script PATH --log PATH)"
+            ),
         }
     }
     let script_path = script.ok_or_else(|| anyhow::anyhow!("--script PATH is required"))?;

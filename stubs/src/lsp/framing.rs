@@ -23,7 +23,9 @@ pub fn read_message(input: &mut impl BufRead) -> io::Result<Option<Value>> {
             }
         }
     }
-    let length = length.ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, "header without Content-Length"))?;
+    let length = length.ok_or_else(|| {
+        io::Error::new(io::ErrorKind::InvalidData, "header without Content-Length")
+    })?;
     let mut body = vec![0u8; length];
     input.read_exact(&mut body)?;
     serde_json::from_slice(&body)
@@ -49,7 +51,10 @@ mod tests {
         write_message(&mut buf, &json!({"method": "initialized"})).unwrap();
         let mut input = std::io::Cursor::new(buf);
         assert_eq!(read_message(&mut input).unwrap().unwrap()["id"], 1);
-        assert_eq!(read_message(&mut input).unwrap().unwrap()["method"], "initialized");
+        assert_eq!(
+            read_message(&mut input).unwrap().unwrap()["method"],
+            "initialized"
+        );
         assert!(read_message(&mut input).unwrap().is_none());
     }
 }

@@ -10,7 +10,10 @@ use super::script::LspScript;
 use crate::jsonlog::McpLog;
 
 pub fn serve(script: &LspScript, log: &McpLog) -> std::io::Result<()> {
-    log.note(format!("start argv={:?}", std::env::args().collect::<Vec<_>>()));
+    log.note(format!(
+        "start argv={:?}",
+        std::env::args().collect::<Vec<_>>()
+    ));
     let stdin = std::io::stdin();
     let mut input = BufReader::new(stdin.lock());
     let stdout = std::io::stdout();
@@ -31,7 +34,10 @@ pub fn serve(script: &LspScript, log: &McpLog) -> std::io::Result<()> {
         log.message("in", &msg);
         let method = msg["method"].as_str().unwrap_or_default().to_owned();
         if method == "textDocument/didOpen" {
-            last_uri = msg["params"]["textDocument"]["uri"].as_str().unwrap_or_default().to_owned();
+            last_uri = msg["params"]["textDocument"]["uri"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned();
         }
         if method == "exit" {
             log.note("exit");
@@ -44,9 +50,14 @@ pub fn serve(script: &LspScript, log: &McpLog) -> std::io::Result<()> {
             continue; // an answer to a request of ours (none are sent)
         }
         let result = match method.as_str() {
-            "initialize" => json!({"capabilities": script.capabilities(), "serverInfo": {"name": "fake-lsp", "version": "1.0.0"}}),
+            "initialize" => {
+                json!({"capabilities": script.capabilities(), "serverInfo": {"name": "fake-lsp", "version": "1.0.0"}})
+            }
             "shutdown" => Value::Null,
-            other => expand(script.results.get(other).cloned().unwrap_or(Value::Null), &last_uri),
+            other => expand(
+                script.results.get(other).cloned().unwrap_or(Value::Null),
+                &last_uri,
+            ),
         };
         let answer = json!({"jsonrpc": "2.0", "id": id, "result": result});
         log.message("out", &answer);
@@ -59,7 +70,9 @@ fn expand(v: Value, uri: &str) -> Value {
     match v {
         Value::String(s) => Value::String(s.replace("{file}", uri)),
         Value::Array(items) => Value::Array(items.into_iter().map(|i| expand(i, uri)).collect()),
-        Value::Object(map) => Value::Object(map.into_iter().map(|(k, v)| (k, expand(v, uri))).collect()),
+        Value::Object(map) => {
+            Value::Object(map.into_iter().map(|(k, v)| (k, expand(v, uri))).collect())
+        }
         other => other,
     }
 }

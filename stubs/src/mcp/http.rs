@@ -17,8 +17,8 @@ use serde_json::Value;
 use tokio::sync::oneshot;
 
 use super::behaviour::{Action, Behaviour};
-use crate::jsonlog::McpLog;
 use super::script::McpScript;
+use crate::jsonlog::McpLog;
 
 const SESSION: &str = "mcp-session-id";
 

@@ -7,7 +7,7 @@ pub mod http;
 mod script;
 pub mod stdio;
 
+pub use crate::jsonlog::{read as read_log, LogEntry, McpLog};
 pub use behaviour::{Action, Behaviour};
 pub use http::HttpMcpServer;
-pub use crate::jsonlog::{read as read_log, LogEntry, McpLog};
 pub use script::{expand, Fault, Generation, McpScript, Place, RpcError, ToolSpec, Transport};

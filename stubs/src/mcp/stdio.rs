@@ -8,8 +8,8 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::signal::unix::{signal, SignalKind};
 
 use super::behaviour::{Action, Behaviour};
-use crate::jsonlog::{LogEntry, McpLog};
 use super::script::McpScript;
+use crate::jsonlog::{LogEntry, McpLog};
 
 /// Serves stdin/stdout; `earlier` is what previous processes of this server logged (a restart).
 pub async fn serve(script: McpScript, log: McpLog, earlier: &[LogEntry]) -> anyhow::Result<()> {
