@@ -1,5 +1,5 @@
-//! `{cwd}`, `{home}` and `{mcp_config}` in scenario files: the run's own temporary directories and
-//! files, known only at run time.
+//! `{cwd}`, `{home}`, `{cwd_slug}`, `{mcp_config}` and `{fake_lsp}` in scenario files: the run's own
+//! temporary directories and files, known only at run time.
 
 use serde_json::Value;
 
@@ -16,7 +16,14 @@ pub struct Places {
 
 impl Places {
     pub fn expand(&self, s: &str) -> String {
-        s.replace("{cwd}", &self.cwd)
+        // `{cwd_slug}`: cwd as the per-project folder name under `~/.claude/projects`.
+        let slug: String = self
+            .cwd
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        s.replace("{cwd_slug}", &slug)
+            .replace("{cwd}", &self.cwd)
             .replace("{home}", &self.home)
             .replace("{mcp_config}", &self.mcp_config)
             .replace("{fake_lsp}", &self.fake_lsp)

@@ -90,8 +90,13 @@ pub fn tool_result_own_text(block: &Value) -> String {
 
 /// `text` as (the tool's own text, the `\n\n<system-reminder>…` the client appended, if any).
 pub fn split_appended_reminder(text: &str) -> (&str, Option<&str>) {
+    // Only the per-turn budget reminder is the client's own appendix; other reminders (a rule a
+    // Read brought in) are part of the result a check looks at.
     match text.rfind("\n\n<system-reminder>") {
-        Some(at) if text.trim_end().ends_with("</system-reminder>") => {
+        Some(at)
+            if text.trim_end().ends_with("</system-reminder>")
+                && text[at..].contains("<total_tokens>") =>
+        {
             (&text[..at], Some(&text[at..]))
         }
         _ => (text, None),

@@ -49,9 +49,9 @@ impl Output {
         tools: &[&str],
         model: &str,
         permission_mode: &str,
-        memory_dir: &str,
+        memory_dir: Option<&str>,
     ) -> Value {
-        json!({
+        let mut init = json!({
             "type": "system", "subtype": "init", "cwd": cwd, "session_id": self.session_id,
             "tools": tools, "mcp_servers": [], "model": model, "permissionMode": permission_mode,
             "slash_commands": [], "terminal_slash_commands": [], "apiKeySource": "ANTHROPIC_API_KEY",
@@ -59,7 +59,14 @@ impl Output {
             "skills": [], "plugins": [], "capabilities": [], "analytics_disabled": true,
             "product_feedback_disabled": true, "uuid": uuid(), "memory_paths": {"auto": memory_dir},
             "fast_mode_state": "off", "fast_mode_disabled_reason": "sdk_opt_in_required",
-        })
+        });
+        // With auto-memory off the key is absent, not null.
+        if memory_dir.is_none() {
+            if let Some(map) = init.as_object_mut() {
+                map.shift_remove("memory_paths");
+            }
+        }
+        init
     }
 
     /// One event per completed content block, as the real binary emits them.

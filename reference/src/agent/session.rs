@@ -123,10 +123,22 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
         ..config.offer
     });
     let cwd = config.cwd.display().to_string();
-    let memory_dir = format!(
-        "{}/memory/",
-        tools::persist_project_dir(&config.home, &config.cwd).display()
-    );
+    let memory = context::memory::dir(&config.home, &config.cwd);
+    let memory_dir = memory.as_ref().map(|d| format!("{}/", d.display()));
+    let approved = std::fs::read_to_string(config.home.join(".claude.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .is_some_and(|v| {
+            v["projects"][cwd.as_str()]["hasClaudeMdExternalIncludesApproved"] == true
+        });
+    let instructions = context::instructions::discover(&context::instructions::Sources {
+        home: &config.home,
+        cwd: &config.cwd,
+        add_dirs: &config.add_dirs,
+        memory_index: memory.as_ref().map(|d| d.join("MEMORY.md")),
+        external_includes_approved: approved,
+    });
+    let mut conditional_rules = instructions.conditional;
     let first_tools = mcp.current_tools();
     let mut names: Vec<&str> = catalog.iter().map(|t| t.name()).collect();
     names.extend(first_tools.iter().map(|t| t.wire_name.as_str()));
@@ -135,7 +147,7 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
         &names,
         &config.model,
         config.mode.as_str(),
-        &memory_dir,
+        memory_dir.as_deref(),
     );
     init["mcp_servers"] = json!(mcp.statuses());
     out.event(&init);
@@ -147,6 +159,7 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
     if let Some(listing) = context::skills::listing(&skills, context::skills::budget()) {
         first.push(json!({"type": "text", "text": listing}));
     }
+    first.push(json!({"type": "text", "text": context::instructions::user_context(&instructions.entries, &today())}));
     first.push(json!({"type": "text", "text": config.prompt}));
     let mut messages = vec![json!({"role": "user", "content": first})];
     let mut usage = Usage::default();
@@ -215,7 +228,18 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
                 continue;
             }
             // The pipeline blocks on files and processes; let the runtime know.
-            let result = tokio::task::block_in_place(|| tools::run_tool(sent, tool_use, &mut ctx));
+            let mut result =
+                tokio::task::block_in_place(|| tools::run_tool(sent, tool_use, &mut ctx));
+            // A file read can bring in rules whose paths match it, appended to its result.
+            if name == "Read" && result.is_error.is_none() && result.blocks.is_none() {
+                let file = ctx.resolve(tool_use["input"]["file_path"].as_str().unwrap_or_default());
+                for reminder in context::instructions::activate(&mut conditional_rules, &file) {
+                    // Appended after the text without its trailing whitespace, as 2.1.235 does.
+                    result.content.truncate(result.content.trim_end().len());
+                    result.content.push_str("\n\n");
+                    result.content.push_str(&reminder);
+                }
+            }
             if let Some(message) = &result.denied {
                 let name = tool_use["name"].as_str().unwrap_or_default();
                 out.event(&out.permission_denied(name, &result.tool_use_id, message));
@@ -379,4 +403,23 @@ fn api_failure(
     });
     out.finish(&result);
     1
+}
+
+/// Today's date (UTC), `YYYY-MM-DD`.
+fn today() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() / 86_400)
+        .unwrap_or(0) as i64;
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
 }

@@ -1,0 +1,491 @@
+//! Instructions that travel with every request: CLAUDE.md files, unconditional rules and the
+//! auto-memory index, discovered from the user's files down the path to cwd, de-duplicated, with
+//! `@include`s followed, and rendered as one user-context reminder; rules with `paths:` wait for a
+//! matching file to be read.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use crate::limits;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    User,
+    Project,
+    Local,
+    AutoMemory,
+}
+
+impl Kind {
+    /// The type note after a file's path, as 2.1.235 labels it.
+    fn note(self) -> &'static str {
+        match self {
+            Kind::User => " (user's private global instructions for all projects)",
+            Kind::Project => " (project instructions, checked into the codebase)",
+            Kind::Local => " (user's private project instructions, not checked in)",
+            Kind::AutoMemory => " (user's auto-memory, persists across conversations)",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub path: PathBuf,
+    pub kind: Kind,
+    pub content: String,
+}
+
+/// A rule with `paths:`: joins the context once a matching file is read.
+#[derive(Debug, Clone)]
+pub struct ConditionalRule {
+    pub path: PathBuf,
+    /// Globs are relative to the directory holding `.claude/rules`.
+    pub base: PathBuf,
+    pub globs: globset::GlobSet,
+    pub body: String,
+}
+
+#[derive(Debug, Default)]
+pub struct Discovered {
+    pub entries: Vec<Entry>,
+    pub conditional: Vec<ConditionalRule>,
+}
+
+pub struct Sources<'a> {
+    pub home: &'a Path,
+    pub cwd: &'a Path,
+    pub add_dirs: &'a [PathBuf],
+    /// The auto-memory MEMORY.md, when auto-memory is on.
+    pub memory_index: Option<PathBuf>,
+    pub external_includes_approved: bool,
+}
+
+pub fn discover(s: &Sources) -> Discovered {
+    let mut d = Walker {
+        out: Discovered::default(),
+        seen: HashSet::new(),
+        cwd: s.cwd.to_owned(),
+        home: s.home.to_owned(),
+        approved: s.external_includes_approved,
+    };
+    let user = s.home.join(".claude");
+    d.file(&user.join("CLAUDE.md"), Kind::User);
+    d.rules(&user, s.cwd, Kind::User);
+    let mut chain: Vec<&Path> = s.cwd.ancestors().collect();
+    chain.reverse();
+    for dir in chain {
+        d.directory(dir);
+    }
+    if std::env::var("CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD")
+        .is_ok_and(|v| v == "1" || v == "true")
+    {
+        for dir in s.add_dirs {
+            d.directory(dir);
+        }
+    }
+    if let Some(index) = &s.memory_index {
+        d.memory(index);
+    }
+    d.out
+}
+
+struct Walker {
+    out: Discovered,
+    seen: HashSet<PathBuf>,
+    cwd: PathBuf,
+    home: PathBuf,
+    approved: bool,
+}
+
+impl Walker {
+    fn directory(&mut self, dir: &Path) {
+        self.file(&dir.join("CLAUDE.md"), Kind::Project);
+        self.file(&dir.join(".claude/CLAUDE.md"), Kind::Project);
+        self.rules(&dir.join(".claude"), dir, Kind::Project);
+        self.file(&dir.join("CLAUDE.local.md"), Kind::Local);
+    }
+
+    /// `.claude/rules/**/*.md` in path order (2.1.235 uses directory order, which no one can
+    /// predict; path order is the documented deviation).
+    fn rules(&mut self, claude_dir: &Path, base: &Path, kind: Kind) {
+        let mut files = Vec::new();
+        collect_md(&claude_dir.join("rules"), &mut files);
+        files.sort();
+        for f in files {
+            let Some(text) = read_capped(&f) else {
+                continue;
+            };
+            let (front, body) = split_frontmatter(&text);
+            match paths_of(front) {
+                Some(globs) if !globs.iter().all(|g| g == "**") => {
+                    if !self.mark(&f) {
+                        continue;
+                    }
+                    let mut set = globset::GlobSetBuilder::new();
+                    for g in &globs {
+                        if let Ok(glob) = globset::Glob::new(g) {
+                            set.add(glob);
+                        }
+                    }
+                    self.out.conditional.push(ConditionalRule {
+                        path: f.clone(),
+                        base: base.to_owned(),
+                        globs: set.build().unwrap_or_else(|_| globset::GlobSet::empty()),
+                        body: body.trim_start_matches('\n').to_owned(),
+                    });
+                }
+                _ => self.file(&f, kind),
+            }
+        }
+    }
+
+    /// Adds `path` (and what it includes) once.
+    fn file(&mut self, path: &Path, kind: Kind) {
+        self.include(path, kind, 0);
+    }
+
+    fn include(&mut self, path: &Path, kind: Kind, depth: usize) {
+        if depth >= limits::CTX_INCLUDE_MAX_DEPTH.usize() || !self.mark(path) {
+            return;
+        }
+        let Some(text) = read_capped(path) else {
+            return;
+        };
+        let content = clean(&text);
+        let includes = include_targets(&content, path, &self.home);
+        if !content.trim().is_empty() {
+            // A symlinked rule is shown under its target, as 2.1.235 shows it.
+            let shown = if path.is_symlink() && path.components().any(|c| c.as_os_str() == "rules")
+            {
+                std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned())
+            } else {
+                path.to_owned()
+            };
+            self.out.entries.push(Entry {
+                path: shown,
+                kind,
+                content: content.trim().to_owned(),
+            });
+        }
+        for target in includes {
+            let external = !target.starts_with(&self.cwd);
+            if external && kind != Kind::User && !self.approved {
+                continue;
+            }
+            self.include(&target, kind, depth + 1);
+        }
+    }
+
+    fn memory(&mut self, index: &Path) {
+        let Some(text) = read_capped(index) else {
+            return;
+        };
+        let content = truncate_memory(text.trim());
+        if !content.is_empty() {
+            self.out.entries.push(Entry {
+                path: index.to_owned(),
+                kind: Kind::AutoMemory,
+                content,
+            });
+        }
+    }
+
+    /// Whether `path` is new (by normalized path, and by target for a symlink).
+    fn mark(&mut self, path: &Path) -> bool {
+        if !path.is_file() {
+            return false;
+        }
+        let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
+        if self.seen.contains(path) || self.seen.contains(&real) {
+            return false;
+        }
+        self.seen.insert(path.to_owned());
+        self.seen.insert(real);
+        true
+    }
+}
+
+fn collect_md(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect_md(&p, out);
+        } else if p.extension().is_some_and(|x| x == "md") {
+            out.push(p);
+        }
+    }
+}
+
+/// A regular file within the 4 MiB cap; anything else is skipped.
+fn read_capped(path: &Path) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > limits::CTX_INSTRUCTIONS_MAX_FILE.get() {
+        return None;
+    }
+    std::fs::read_to_string(path).ok()
+}
+
+fn split_frontmatter(text: &str) -> (&str, &str) {
+    if let Some(rest) = text.strip_prefix("---\n") {
+        if let Some(end) = rest.find("\n---") {
+            let after = &rest[end + 4..];
+            return (&rest[..end], after.strip_prefix('\n').unwrap_or(after));
+        }
+    }
+    ("", text)
+}
+
+/// `paths:` as a list (`- "a"`), inline (`["a", "b"]`) or one string.
+fn paths_of(front: &str) -> Option<Vec<String>> {
+    let mut lines = front.lines();
+    while let Some(line) = lines.next() {
+        let Some(rest) = line.trim_start().strip_prefix("paths:") else {
+            continue;
+        };
+        let unquote = |s: &str| s.trim().trim_matches(|c| c == '"' || c == '\'').to_owned();
+        let rest = rest.trim();
+        if rest.starts_with('[') {
+            return Some(
+                rest.trim_matches(|c| c == '[' || c == ']')
+                    .split(',')
+                    .map(unquote)
+                    .filter(|s| !s.is_empty())
+                    .collect(),
+            );
+        }
+        if !rest.is_empty() {
+            return Some(vec![unquote(rest)]);
+        }
+        let items: Vec<String> = lines
+            .by_ref()
+            .take_while(|l| l.trim_start().starts_with('-'))
+            .map(|l| unquote(l.trim_start().trim_start_matches('-')))
+            .collect();
+        return Some(items);
+    }
+    None
+}
+
+/// Frontmatter and HTML comments (outside code fences) removed.
+fn clean(text: &str) -> String {
+    let (_, body) = split_frontmatter(text);
+    let mut out = Vec::new();
+    let mut fenced = false;
+    let mut in_comment = false;
+    for line in body.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        }
+        if !fenced {
+            if in_comment {
+                if line.contains("-->") {
+                    in_comment = false;
+                }
+                continue;
+            }
+            let t = line.trim();
+            if t.starts_with("<!--") {
+                in_comment = !t.contains("-->");
+                continue;
+            }
+        }
+        out.push(line);
+    }
+    out.join("\n")
+}
+
+/// `@path` references (at the start of a line or after whitespace, outside code), resolved
+/// against the including file's directory; `#fragments` dropped, non-text files skipped.
+fn include_targets(content: &str, from: &Path, home: &Path) -> Vec<PathBuf> {
+    let dir = from.parent().unwrap_or(Path::new("/"));
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for line in content.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        let mut in_code = false;
+        let mut prev = ' ';
+        for (i, c) in line.char_indices() {
+            if c == '`' {
+                in_code = !in_code;
+            } else if c == '@' && !in_code && prev.is_whitespace() {
+                let token: String = line[i + 1..]
+                    .chars()
+                    .take_while(|c| !c.is_whitespace())
+                    .collect();
+                let token = token.split('#').next().unwrap_or_default();
+                if token.is_empty() {
+                    continue;
+                }
+                let target = if let Some(rest) = token.strip_prefix("~/") {
+                    home.join(rest)
+                } else if token.starts_with('/') {
+                    PathBuf::from(token)
+                } else {
+                    dir.join(token.strip_prefix("./").unwrap_or(token))
+                };
+                let text_like = target.extension().is_none_or(|e| {
+                    ![
+                        "png", "jpg", "jpeg", "gif", "webp", "pdf", "zip", "gz", "bin", "exe",
+                    ]
+                    .contains(&e.to_string_lossy().to_lowercase().as_str())
+                });
+                if text_like {
+                    out.push(normalize(&target));
+                }
+            }
+            prev = c;
+        }
+    }
+    out
+}
+
+fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// MEMORY.md within 200 lines and 25,000 UTF-16 units, with the warning 2.1.235 appends.
+pub fn truncate_memory(text: &str) -> String {
+    let max_lines = limits::MEMORY_INDEX_MAX_LINES.usize();
+    let max_units = limits::MEMORY_INDEX_MAX_UTF16_UNITS.usize();
+    let lines: Vec<&str> = text.lines().collect();
+    let units = |s: &str| s.encode_utf16().count();
+    let total_units = units(text);
+    let over_lines = lines.len() > max_lines;
+    let over_units = total_units > max_units;
+    if !over_lines && !over_units {
+        return text.to_owned();
+    }
+    let mut kept = lines[..lines.len().min(max_lines)].join("\n");
+    if units(&kept) > max_units {
+        let mut count = 0;
+        let mut cut = 0;
+        for (i, c) in kept.char_indices() {
+            count += c.len_utf16();
+            if count > max_units {
+                break;
+            }
+            if c == '\n' {
+                cut = i;
+            }
+        }
+        kept.truncate(cut);
+    }
+    let size = kilobytes(total_units);
+    let what = match (over_lines, over_units) {
+        (true, false) => format!("{} lines (limit: {max_lines})", lines.len()),
+        (false, true) => format!(
+            "{size} (limit: {}) — index entries are too long",
+            kilobytes(max_units)
+        ),
+        _ => format!("{} lines and {size}", lines.len()),
+    };
+    format!(
+        "{kept}\n\n> WARNING: MEMORY.md is {what}. Only part of it was loaded. Keep index entries to one line under ~200 chars; move detail into topic files."
+    )
+}
+
+fn kilobytes(n: usize) -> String {
+    if n < 1024 {
+        return format!("{n} bytes");
+    }
+    let s = format!("{:.1}", n as f64 / 1024.0);
+    format!("{}KB", s.strip_suffix(".0").unwrap_or(&s))
+}
+
+/// The user-context reminder of the first message: the entries under their paths and types, and
+/// today's date. The framing sentences are ours; the layout is 2.1.235's.
+pub fn user_context(entries: &[Entry], date: &str) -> String {
+    let mut s = String::from(
+        "<system-reminder>\nContext for this session, from the user's and the project's files:\n",
+    );
+    if !entries.is_empty() {
+        s.push_str("# claudeMd\nFollow these instructions from the user and the project; they take precedence over your defaults.\n\n");
+        let parts: Vec<String> = entries
+            .iter()
+            .map(|e| {
+                format!(
+                    "Contents of {}{}:\n\n{}",
+                    e.path.display(),
+                    e.kind.note(),
+                    e.content
+                )
+            })
+            .collect();
+        s.push_str(&parts.join("\n\n"));
+        s.push('\n');
+    }
+    s.push_str(&format!("# currentDate\nToday's date is {date}.\n\nUse this context only where it bears on the task.\n</system-reminder>\n\n"));
+    s
+}
+
+/// Rules a read of `file` activates, as reminders to append to that tool result (each once).
+pub fn activate(rules: &mut Vec<ConditionalRule>, file: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    rules.retain(|r| {
+        let Ok(rel) = file.strip_prefix(&r.base) else {
+            return true;
+        };
+        if r.globs.is_match(rel) {
+            out.push(format!(
+                "<system-reminder>\nContents of {}:\n\n{}\n</system-reminder>",
+                r.path.display(),
+                r.body
+            ));
+            false
+        } else {
+            true
+        }
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_warnings_name_what_was_over() {
+        let lines: String = (0..250).map(|i| format!("- entry {i}\n")).collect();
+        let t = truncate_memory(lines.trim());
+        assert!(t.ends_with("> WARNING: MEMORY.md is 250 lines (limit: 200). Only part of it was loaded. Keep index entries to one line under ~200 chars; move detail into topic files."));
+        assert_eq!(t.lines().filter(|l| l.starts_with("- entry")).count(), 200);
+        let wide: String = (0..100).map(|_| format!("{}\n", "x".repeat(301))).collect();
+        let t = truncate_memory(wide.trim());
+        assert!(
+            t.contains("is 29.5KB (limit: 24.4KB) — index entries are too long."),
+            "{}",
+            &t[t.len() - 200..]
+        );
+        assert_eq!(truncate_memory("short"), "short");
+    }
+
+    #[test]
+    fn paths_frontmatter_forms() {
+        assert_eq!(
+            paths_of("paths:\n  - \"src/api/**\"\n  - lib/**"),
+            Some(vec!["src/api/**".into(), "lib/**".into()])
+        );
+        assert_eq!(
+            paths_of("paths: [\"a/**\", 'b']"),
+            Some(vec!["a/**".into(), "b".into()])
+        );
+        assert_eq!(paths_of("paths: \"**/*.ts\""), Some(vec!["**/*.ts".into()]));
+        assert_eq!(paths_of("description: x"), None);
+    }
+}

@@ -1,0 +1,48 @@
+//! Auto-memory: whether it is on, and where it lives (under HOME, by the sanitized project root:
+//! the git root when there is one, else cwd).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// The memory directory, or None when auto-memory is off: `CLAUDE_CODE_DISABLE_AUTO_MEMORY`
+/// (truthy off, set but falsy forces on), `CLAUDE_CODE_SIMPLE`, then `autoMemoryEnabled` in the
+/// user's or the project's settings.
+pub fn dir(home: &Path, cwd: &Path) -> Option<PathBuf> {
+    let truthy = |v: &str| matches!(v, "1" | "true" | "yes" | "on");
+    match std::env::var("CLAUDE_CODE_DISABLE_AUTO_MEMORY") {
+        Ok(v) if truthy(&v) => return None,
+        Ok(_) => return Some(location(home, cwd)),
+        Err(_) => {}
+    }
+    if std::env::var("CLAUDE_CODE_SIMPLE").is_ok_and(|v| truthy(&v)) {
+        return None;
+    }
+    for settings in [
+        home.join(".claude/settings.json"),
+        cwd.join(".claude/settings.json"),
+    ] {
+        let off = std::fs::read_to_string(settings)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .is_some_and(|v| v["autoMemoryEnabled"] == false);
+        if off {
+            return None;
+        }
+    }
+    Some(location(home, cwd))
+}
+
+fn location(home: &Path, cwd: &Path) -> PathBuf {
+    let root = cwd
+        .ancestors()
+        .find(|d| d.join(".git").exists())
+        .unwrap_or(cwd);
+    let slug: String = root
+        .display()
+        .to_string()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    home.join(".claude/projects").join(slug).join("memory")
+}
