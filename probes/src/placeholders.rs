@@ -15,14 +15,16 @@ pub struct Places {
 }
 
 impl Places {
-    pub fn expand(&self, s: &str) -> String {
-        // `{cwd_slug}`: cwd as the per-project folder name under `~/.claude/projects`.
-        let slug: String = self
-            .cwd
+    /// `{cwd_slug}`: cwd as the per-project folder name under `~/.claude/projects`.
+    fn cwd_slug(&self) -> String {
+        self.cwd
             .chars()
             .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-            .collect();
-        s.replace("{cwd_slug}", &slug)
+            .collect()
+    }
+
+    pub fn expand(&self, s: &str) -> String {
+        s.replace("{cwd_slug}", &self.cwd_slug())
             .replace("{cwd}", &self.cwd)
             .replace("{home}", &self.home)
             .replace("{mcp_config}", &self.mcp_config)
@@ -49,6 +51,7 @@ impl Places {
     pub fn redact(&self, s: &str) -> String {
         // The longer path first, in case one contains the other.
         let s = s.replace(self.mcp_config.as_str(), "{mcp_config}");
+        let s = s.replace(&self.cwd_slug(), "{cwd_slug}");
         let (a, an, b, bn) = if self.cwd.len() >= self.home.len() {
             (&self.cwd, "{cwd}", &self.home, "{home}")
         } else {

@@ -49,6 +49,8 @@ pub struct ConditionalRule {
 pub struct Discovered {
     pub entries: Vec<Entry>,
     pub conditional: Vec<ConditionalRule>,
+    /// Pinned memory files, newest first, at most four, each cut like the index.
+    pub pinned: Vec<(PathBuf, String)>,
 }
 
 pub struct Sources<'a> {
@@ -177,17 +179,17 @@ impl Walker {
     }
 
     fn memory(&mut self, index: &Path) {
-        let Some(text) = read_capped(index) else {
-            return;
-        };
-        let content = truncate_memory(text.trim());
-        if !content.is_empty() {
-            self.out.entries.push(Entry {
-                path: index.to_owned(),
-                kind: Kind::AutoMemory,
-                content,
-            });
+        if let Some(text) = read_capped(index) {
+            let content = truncate_memory(text.trim());
+            if !content.is_empty() {
+                self.out.entries.push(Entry {
+                    path: index.to_owned(),
+                    kind: Kind::AutoMemory,
+                    content,
+                });
+            }
         }
+        self.out.pinned = pinned(index.parent().unwrap_or(Path::new("/")));
     }
 
     /// Whether `path` is new (by normalized path, and by target for a symlink).
@@ -359,17 +361,58 @@ fn normalize(p: &Path) -> PathBuf {
     out
 }
 
-/// MEMORY.md within 200 lines and 25,000 UTF-16 units, with the warning 2.1.235 appends.
-pub fn truncate_memory(text: &str) -> String {
-    let max_lines = limits::MEMORY_INDEX_MAX_LINES.usize();
-    let max_units = limits::MEMORY_INDEX_MAX_UTF16_UNITS.usize();
+/// Topic files marked `pinned: true` in their frontmatter: the newest four, each within the
+/// index's line and unit budgets.
+fn pinned(dir: &Path) -> Vec<(PathBuf, String)> {
+    let mut found: Vec<(std::time::SystemTime, PathBuf, String)> = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.file_name().is_some_and(|n| n == "MEMORY.md")
+            || p.extension().is_none_or(|x| x != "md")
+        {
+            continue;
+        }
+        let Some(text) = read_capped(&p) else {
+            continue;
+        };
+        let (front, body) = split_frontmatter(&text);
+        let is_pinned = front.lines().any(|l| {
+            l.split_once(':')
+                .is_some_and(|(k, v)| k.trim() == "pinned" && v.trim() == "true")
+        });
+        if is_pinned {
+            let mtime = e
+                .metadata()
+                .and_then(|m| m.modified())
+                .unwrap_or(std::time::UNIX_EPOCH);
+            found.push((mtime, p, body.trim().to_owned()));
+        }
+    }
+    found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    found
+        .into_iter()
+        .take(limits::MEMORY_PINNED_MAX_FILES.usize())
+        .map(|(_, p, body)| {
+            let cut = cut_to(&body, limits::MEMORY_PINNED_MAX_LINES.usize(), limits::MEMORY_PINNED_MAX_UTF16_UNITS.usize());
+            let body = match cut {
+                Some((kept, what)) => format!("{kept}\n\n> WARNING: this memory file is {what}. Only part of it was loaded. Keep each memory file focused on one topic."),
+                None => body,
+            };
+            (p, body)
+        })
+        .collect()
+}
+
+/// `text` within `max_lines` lines and `max_units` UTF-16 units, and what it was over; None when
+/// it fits.
+fn cut_to(text: &str, max_lines: usize, max_units: usize) -> Option<(String, String)> {
     let lines: Vec<&str> = text.lines().collect();
     let units = |s: &str| s.encode_utf16().count();
     let total_units = units(text);
     let over_lines = lines.len() > max_lines;
     let over_units = total_units > max_units;
     if !over_lines && !over_units {
-        return text.to_owned();
+        return None;
     }
     let mut kept = lines[..lines.len().min(max_lines)].join("\n");
     if units(&kept) > max_units {
@@ -395,9 +438,17 @@ pub fn truncate_memory(text: &str) -> String {
         ),
         _ => format!("{} lines and {size}", lines.len()),
     };
-    format!(
-        "{kept}\n\n> WARNING: MEMORY.md is {what}. Only part of it was loaded. Keep index entries to one line under ~200 chars; move detail into topic files."
-    )
+    Some((kept, what))
+}
+
+/// MEMORY.md within 200 lines and 25,000 UTF-16 units, with the warning 2.1.235 appends.
+pub fn truncate_memory(text: &str) -> String {
+    match cut_to(text, limits::MEMORY_INDEX_MAX_LINES.usize(), limits::MEMORY_INDEX_MAX_UTF16_UNITS.usize()) {
+        None => text.to_owned(),
+        Some((kept, what)) => format!(
+            "{kept}\n\n> WARNING: MEMORY.md is {what}. Only part of it was loaded. Keep index entries to one line under ~200 chars; move detail into topic files."
+        ),
+    }
 }
 
 fn kilobytes(n: usize) -> String {
@@ -410,7 +461,7 @@ fn kilobytes(n: usize) -> String {
 
 /// The user-context reminder of the first message: the entries under their paths and types, and
 /// today's date. The framing sentences are ours; the layout is 2.1.235's.
-pub fn user_context(entries: &[Entry], date: &str) -> String {
+pub fn user_context(entries: &[Entry], pinned: &[(PathBuf, String)], date: &str) -> String {
     let mut s = String::from(
         "<system-reminder>\nContext for this session, from the user's and the project's files:\n",
     );
@@ -429,6 +480,15 @@ pub fn user_context(entries: &[Entry], date: &str) -> String {
             .collect();
         s.push_str(&parts.join("\n\n"));
         s.push('\n');
+    }
+    if !pinned.is_empty() {
+        s.push_str("# Pinned memories (apply to every conversation)\n");
+        for (path, body) in pinned {
+            s.push_str(&format!(
+                "<pinned-memory path=\"{}\">\n{body}\n</pinned-memory>\n",
+                path.display()
+            ));
+        }
     }
     s.push_str(&format!("# currentDate\nToday's date is {date}.\n\nUse this context only where it bears on the task.\n</system-reminder>\n\n"));
     s
