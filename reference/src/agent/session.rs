@@ -159,7 +159,14 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
     if let Some(listing) = context::skills::listing(&skills, context::skills::budget()) {
         first.push(json!({"type": "text", "text": listing}));
     }
-    first.push(json!({"type": "text", "text": context::instructions::user_context(&instructions.entries, &instructions.pinned, &today())}));
+    first.push(
+        json!({"type": "text", "text": context::instructions::user_context(
+            &instructions.entries,
+            instructions.auto_index.as_deref(),
+            &instructions.pinned,
+            &today(),
+        )}),
+    );
     first.push(json!({"type": "text", "text": config.prompt}));
     let mut messages = vec![json!({"role": "user", "content": first})];
     let mut usage = Usage::default();

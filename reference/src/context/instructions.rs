@@ -51,6 +51,8 @@ pub struct Discovered {
     pub conditional: Vec<ConditionalRule>,
     /// Pinned memory files, newest first, at most four, each cut like the index.
     pub pinned: Vec<(PathBuf, String)>,
+    /// The memory directory's own index, built when there is no MEMORY.md.
+    pub auto_index: Option<String>,
 }
 
 pub struct Sources<'a> {
@@ -179,6 +181,10 @@ impl Walker {
     }
 
     fn memory(&mut self, index: &Path) {
+        let dir = index.parent().unwrap_or(Path::new("/"));
+        if !index.is_file() {
+            self.out.auto_index = auto_index(dir);
+        }
         if let Some(text) = read_capped(index) {
             let content = truncate_memory(text.trim());
             if !content.is_empty() {
@@ -403,6 +409,98 @@ fn pinned(dir: &Path) -> Vec<(PathBuf, String)> {
         .collect()
 }
 
+/// Without a MEMORY.md, an index of the memory directory itself, within the scan budgets: 8
+/// levels, 5,000 entries, Markdown files up to 1 MiB, read 16 at a time, the 200 most recent,
+/// each described by its first 30 lines / 65,536 bytes; the whole cut like MEMORY.md.
+fn auto_index(dir: &Path) -> Option<String> {
+    let mut files: Vec<(std::time::SystemTime, PathBuf)> = Vec::new();
+    let mut entries = 0usize;
+    let mut stack = vec![(dir.to_owned(), 0usize)];
+    'walk: while let Some((d, depth)) = stack.pop() {
+        let mut children: Vec<_> = std::fs::read_dir(&d)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        children.sort();
+        for p in children {
+            entries += 1;
+            if entries > limits::MEMORY_SCAN_MAX_ENTRIES.usize() {
+                break 'walk;
+            }
+            if p.is_dir() {
+                if depth + 1 < limits::MEMORY_SCAN_MAX_DEPTH.usize() {
+                    stack.push((p, depth + 1));
+                }
+                continue;
+            }
+            let Ok(meta) = p.metadata() else { continue };
+            if p.extension().is_some_and(|x| x == "md")
+                && meta.len() <= limits::MEMORY_SCAN_MAX_FILE.get()
+            {
+                files.push((meta.modified().unwrap_or(std::time::UNIX_EPOCH), p));
+            }
+        }
+    }
+    if files.is_empty() {
+        return None;
+    }
+    files.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    files.truncate(limits::MEMORY_SCAN_RECENT_ENTRIES.usize());
+    let mut lines = vec![String::new(); files.len()];
+    for (chunk, out) in files
+        .chunks(limits::MEMORY_SCAN_READ_CONCURRENCY.usize())
+        .zip(lines.chunks_mut(limits::MEMORY_SCAN_READ_CONCURRENCY.usize()))
+    {
+        std::thread::scope(|scope| {
+            for ((_, path), slot) in chunk.iter().zip(out.iter_mut()) {
+                scope.spawn(move || {
+                    let rel = path.strip_prefix(dir).unwrap_or(path).display().to_string();
+                    *slot = format!("- {rel}: {}", describe(path));
+                });
+            }
+        });
+    }
+    let listing = truncate_memory(&lines.join("\n"));
+    Some(format!(
+        "<auto-memory-index>\nMemory files under `{}` (paths below are relative to it):\n{listing}\n</auto-memory-index>",
+        dir.display()
+    ))
+}
+
+/// A memory file's description: its frontmatter `description`, else its first heading or line,
+/// from the head of the file only.
+fn describe(path: &Path) -> String {
+    use std::io::Read as _;
+    let mut head = Vec::new();
+    if let Ok(f) = std::fs::File::open(path) {
+        let _ = f
+            .take(limits::MEMORY_SCAN_HEAD_BYTES.get())
+            .read_to_end(&mut head);
+    }
+    let head = String::from_utf8_lossy(&head);
+    let head: Vec<&str> = head
+        .lines()
+        .take(limits::MEMORY_SCAN_HEAD_LINES.usize())
+        .collect();
+    let text = head.join("\n");
+    let (front, body) = split_frontmatter(&text);
+    front
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("description:")
+                .map(|v| v.trim().trim_matches('"').to_owned())
+        })
+        .or_else(|| {
+            body.lines()
+                .map(|l| l.trim_start_matches('#').trim())
+                .find(|l| !l.is_empty())
+                .map(str::to_owned)
+        })
+        .unwrap_or_default()
+}
+
 /// `text` within `max_lines` lines and `max_units` UTF-16 units, and what it was over; None when
 /// it fits.
 fn cut_to(text: &str, max_lines: usize, max_units: usize) -> Option<(String, String)> {
@@ -461,7 +559,12 @@ fn kilobytes(n: usize) -> String {
 
 /// The user-context reminder of the first message: the entries under their paths and types, and
 /// today's date. The framing sentences are ours; the layout is 2.1.235's.
-pub fn user_context(entries: &[Entry], pinned: &[(PathBuf, String)], date: &str) -> String {
+pub fn user_context(
+    entries: &[Entry],
+    auto_index: Option<&str>,
+    pinned: &[(PathBuf, String)],
+    date: &str,
+) -> String {
     let mut s = String::from(
         "<system-reminder>\nContext for this session, from the user's and the project's files:\n",
     );
@@ -479,6 +582,10 @@ pub fn user_context(entries: &[Entry], pinned: &[(PathBuf, String)], date: &str)
             })
             .collect();
         s.push_str(&parts.join("\n\n"));
+        s.push('\n');
+    }
+    if let Some(index) = auto_index {
+        s.push_str(index);
         s.push('\n');
     }
     if !pinned.is_empty() {
