@@ -11,6 +11,7 @@ pub mod mcp;
 pub mod permissions;
 pub mod search;
 pub mod tools;
+pub mod upload;
 
 /// The version of the real CLI whose contract this agent implements.
 pub const CONTRACT_VERSION: &str = "2.1.235";

@@ -3,3 +3,4 @@
 mod cli;
 mod rg_mode;
 mod sse_roundtrip;
+mod upload;

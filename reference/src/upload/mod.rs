@@ -1,0 +1,115 @@
+//! The one upload implementation every Brief lane uses: a local file to
+//! `<base>/api/oauth/file_upload` as a single-part multipart body with an OAuth bearer, accepted
+//! only as HTTP 201 with a `{file_uuid}` body, every failure reduced to the seed's reason names.
+//! (Groundwork for the Brief tool; the lanes and SendUserMessage come with it.)
+
+mod multipart;
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::Value;
+
+pub use multipart::{content_disposition_filename, upload_mime, Multipart};
+
+use crate::limits;
+
+/// Why an upload failed, named as the seed's reason table names it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UploadFailure {
+    #[error("too_large")]
+    TooLarge,
+    #[error("read_failed")]
+    ReadFailed,
+    #[error("no_token")]
+    NoToken,
+    #[error("http_401")]
+    Http401,
+    #[error("http_403")]
+    Http403,
+    #[error("http_413")]
+    Http413,
+    #[error("http_4xx")]
+    Http4xx,
+    #[error("http_5xx")]
+    Http5xx,
+    #[error("http_other")]
+    HttpOther,
+    #[error("bad_response")]
+    BadResponse,
+    #[error("network_error")]
+    NetworkError,
+}
+
+pub struct Uploader {
+    client: reqwest::Client,
+    base_url: String,
+    token: Option<String>,
+}
+
+impl Uploader {
+    /// `base_url`: the runtime override, else `ANTHROPIC_BASE_URL`, else the API's own.
+    pub fn new(base_url: &str, token: Option<String>, timeout: Duration) -> Self {
+        Uploader {
+            client: reqwest::Client::builder()
+                .timeout(timeout)
+                .build()
+                .unwrap_or_default(),
+            base_url: base_url.trim_end_matches('/').to_owned(),
+            token,
+        }
+    }
+
+    /// With the documented 30,000 ms timeout.
+    pub fn with_default_timeout(base_url: &str, token: Option<String>) -> Self {
+        Self::new(base_url, token, limits::UPLOAD_HTTP_TIMEOUT.duration())
+    }
+
+    /// Uploads `path` and returns its `file_uuid`. The size is checked on stat and again on the
+    /// bytes read; there is no retry.
+    pub async fn upload(&self, path: &Path) -> Result<String, UploadFailure> {
+        let cap = limits::UPLOAD_MAX_SIZE.get();
+        let meta = std::fs::metadata(path).map_err(|_| UploadFailure::ReadFailed)?;
+        if meta.len() > cap {
+            return Err(UploadFailure::TooLarge);
+        }
+        let bytes = std::fs::read(path).map_err(|_| UploadFailure::ReadFailed)?;
+        if bytes.len() as u64 > cap {
+            return Err(UploadFailure::TooLarge);
+        }
+        let token = self.token.as_deref().ok_or(UploadFailure::NoToken)?;
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let body = Multipart::new(&name, upload_mime(path), &bytes);
+        let response = self
+            .client
+            .post(format!("{}/api/oauth/file_upload", self.base_url))
+            .bearer_auth(token)
+            .header("content-type", body.content_type())
+            .header("content-length", body.len())
+            .body(body.into_bytes())
+            .send()
+            .await
+            .map_err(|_| UploadFailure::NetworkError)?;
+        let status = response.status().as_u16();
+        let text = response
+            .bytes()
+            .await
+            .map_err(|_| UploadFailure::NetworkError)?;
+        match status {
+            201 => serde_json::from_slice::<Value>(&text)
+                .ok()
+                .and_then(|v| v["file_uuid"].as_str().map(str::to_owned))
+                .ok_or(UploadFailure::BadResponse),
+            401 => Err(UploadFailure::Http401),
+            403 => Err(UploadFailure::Http403),
+            413 => Err(UploadFailure::Http413),
+            400..=499 => Err(UploadFailure::Http4xx),
+            500..=599 => Err(UploadFailure::Http5xx),
+            // 200 and every other status: only 201 is a success.
+            _ => Err(UploadFailure::HttpOther),
+        }
+    }
+}
