@@ -3,6 +3,7 @@
 //! Each stub records everything that crossed its socket so checks can be written against the wire,
 //! never against a target's internals. Stubs never import the reference agent.
 
+pub mod claude_ai;
 pub mod jsonlog;
 pub mod lsp;
 pub mod mcp;

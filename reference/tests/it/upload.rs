@@ -178,3 +178,63 @@ proptest! {
         prop_assert_eq!(unquote(&escaped), expected);
     }
 }
+
+/// The client against the project's own mock claude.ai: the strict multipart reader accepts what
+/// the client sends, the recorded name, size and hash are the file's, scripted answers apply.
+#[tokio::test]
+async fn the_mock_claude_ai_reads_what_the_client_sends() {
+    use sha2::Digest;
+    use stubs::claude_ai::{ClaudeAiMock, UploadAnswer};
+    let answers = [
+        (
+            "bad.txt".to_owned(),
+            UploadAnswer {
+                status: Some(201),
+                body: Some("not json".into()),
+                ..Default::default()
+            },
+        ),
+        (
+            "slow.txt".to_owned(),
+            UploadAnswer {
+                delay_ms: Some(1500),
+                ..Default::default()
+            },
+        ),
+    ]
+    .into_iter()
+    .collect();
+    let mock = ClaudeAiMock::start(answers).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let odd = file(&dir, "we\"ird\\ name.txt", &[7u8; 1024]);
+    let up = Uploader::new(
+        &mock.base_url(),
+        Some("oauth".into()),
+        Duration::from_millis(500),
+    );
+    let uuid = up.upload(&odd).await.unwrap();
+    assert!(uuid.starts_with("file-"), "{uuid}");
+    assert_eq!(
+        up.upload(&file(&dir, "bad.txt", b"b")).await,
+        Err(UploadFailure::BadResponse)
+    );
+    assert_eq!(
+        up.upload(&file(&dir, "slow.txt", b"s")).await,
+        Err(UploadFailure::NetworkError)
+    );
+    let seen = mock.uploads();
+    assert_eq!(seen[0].filename.as_deref(), Some("we\"ird\\ name.txt"));
+    assert_eq!(seen[0].size, 1024);
+    assert_eq!(
+        seen[0].sha256.as_deref(),
+        Some(format!("{:x}", sha2::Sha256::digest([7u8; 1024])).as_str())
+    );
+    assert_eq!(
+        seen[0].content_type.as_deref(),
+        Some("application/octet-stream")
+    );
+    assert!(
+        seen.iter().all(|u| u.bearer && u.error.is_none()),
+        "{seen:?}"
+    );
+}

@@ -1,0 +1,11 @@
+//! A mock claude.ai on loopback, for the paths the agent reaches with an OAuth token. So far the
+//! file upload endpoint (`POST /api/oauth/file_upload`): the multipart body parsed strictly (one
+//! file part, the boundary of its Content-Type, a matching Content-Length, a filename), each
+//! upload recorded as name, size and SHA-256, the answer scripted per file name. Design MCP,
+//! consent, grants, Projects and OAuth refresh join this server as routes.
+
+mod multipart;
+mod server;
+
+pub use multipart::{parse_single_file, FilePart, MultipartError};
+pub use server::{ClaudeAiMock, RecordedUpload, UploadAnswer};
