@@ -144,7 +144,7 @@ mod tests {
             parse_single_file(Some("text/plain"), None, &b),
             Err(MultipartError::NoBoundary)
         );
-        let two = format!("--B\r\nContent-Disposition: form-data; name=\"a\"; filename=\"a\"\r\n\r\n1\r\n--B\r\nContent-Disposition: form-data; name=\"b\"; filename=\"b\"\r\n\r\n2\r\n--B--\r\n");
+        let two = "--B\r\nContent-Disposition: form-data; name=\"a\"; filename=\"a\"\r\n\r\n1\r\n--B\r\nContent-Disposition: form-data; name=\"b\"; filename=\"b\"\r\n\r\n2\r\n--B--\r\n";
         assert_eq!(
             parse_single_file(
                 Some("multipart/form-data; boundary=B"),
