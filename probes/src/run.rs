@@ -39,7 +39,7 @@ pub struct RunOutcome {
     pub env: BTreeMap<String, String>,
     pub exit_code: Option<i32>,
     pub timed_out: bool,
-    /// The target's peak resident set size (wait4's ru_maxrss), when it exited by itself.
+    /// The target's peak resident set size (sampled VmHWM), when it exited by itself.
     pub peak_rss_kib: Option<u64>,
     pub stdout: String,
     pub stderr: String,
@@ -252,10 +252,13 @@ struct Reaped {
     max_rss_kib: u64,
 }
 
-/// Waits for the target with wait4(2), which also reports its peak resident set size (tokio's
-/// wait does not). Polls without blocking a runtime thread.
+/// Waits for the target with wait4(2), polling without blocking a runtime thread, and samples
+/// its peak resident set size (VmHWM) on the way. wait4's own ru_maxrss is not used: Linux carries
+/// the high-water mark of the pre-exec memory (a copy of this harness) into the child.
 async fn reap(pid: i32) -> Reaped {
+    let mut peak = 0;
     loop {
+        peak = peak.max(vm_hwm_kib(pid).unwrap_or(0));
         let mut status = 0;
         // SAFETY: an all-zero rusage is a valid value for wait4 to overwrite.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
@@ -269,7 +272,7 @@ async fn reap(pid: i32) -> Reaped {
             };
             return Reaped {
                 code,
-                max_rss_kib: usage.ru_maxrss as u64,
+                max_rss_kib: peak,
             };
         }
         if r < 0 {
@@ -278,8 +281,18 @@ async fn reap(pid: i32) -> Reaped {
                 max_rss_kib: 0,
             };
         }
-        tokio::time::sleep(Duration::from_millis(2)).await;
+        tokio::time::sleep(Duration::from_millis(1)).await;
     }
+}
+
+/// A live process's peak resident set size, from `/proc/<pid>/status`.
+pub fn vm_hwm_kib(pid: i32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
 }
 
 async fn collect(task: tokio::task::JoinHandle<Vec<u8>>) -> String {

@@ -52,6 +52,10 @@ pub struct Args {
     /// Print the limits table and exit.
     #[arg(long, hide = true)]
     pub limits: bool,
+    /// Upload one file the way Brief attachments are uploaded, print its file_uuid (or the
+    /// failure reason) and exit: the whole-process path `cargo xtask bench upload` measures.
+    #[arg(long = "upload-file", hide = true, value_name = "path")]
+    pub upload_file: Option<String>,
 }
 
 /// A usage error, printed to stderr as is, exit 1.

@@ -36,6 +36,9 @@ fn real_main() -> i32 {
         print!("{}", limits::render());
         return exit::SUCCESS;
     }
+    if let Some(path) = &args.upload_file {
+        return upload_one(path);
+    }
     if !args.print {
         return usage("Error: claude-reference runs only in --print (-p) mode\n");
     }
@@ -109,6 +112,29 @@ fn real_main() -> i32 {
         .build()
         .expect("a tokio runtime starts");
     runtime.block_on(agent::run(config))
+}
+
+fn upload_one(path: &str) -> i32 {
+    let base =
+        std::env::var("ANTHROPIC_BASE_URL").unwrap_or_else(|_| "https://api.anthropic.com".into());
+    let token = std::env::var("CLAUDE_CODE_OAUTH_TOKEN")
+        .ok()
+        .filter(|t| !t.is_empty());
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime starts");
+    let uploader = claude_reference::upload::Uploader::with_default_timeout(&base, token);
+    match runtime.block_on(uploader.upload(std::path::Path::new(path))) {
+        Ok(uuid) => {
+            println!("{uuid}");
+            exit::SUCCESS
+        }
+        Err(reason) => {
+            eprintln!("upload failed: {reason}");
+            exit::FAILURE
+        }
+    }
 }
 
 fn usage(text: &str) -> i32 {

@@ -82,14 +82,20 @@ impl Uploader {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let body = Multipart::new(&name, upload_mime(path), &bytes);
+        let body = Multipart::new(&name, upload_mime(path), bytes);
+        let (content_type, length) = (body.content_type(), body.len());
+        let chunks = body
+            .into_chunks()
+            .map(|c| Ok::<_, std::io::Error>(bytes::Bytes::from(c)));
         let response = self
             .client
             .post(format!("{}/api/oauth/file_upload", self.base_url))
             .bearer_auth(token)
-            .header("content-type", body.content_type())
-            .header("content-length", body.len())
-            .body(body.into_bytes())
+            .header("content-type", content_type)
+            .header("content-length", length)
+            .body(reqwest::Body::wrap_stream(futures_util::stream::iter(
+                chunks,
+            )))
             .send()
             .await
             .map_err(|_| UploadFailure::NetworkError)?;

@@ -4,27 +4,30 @@
 
 use std::path::Path;
 
+/// The body as three pieces, so the file's bytes (already in memory, read whole as the seed
+/// says) are sent as they are, never copied into a second buffer.
 pub struct Multipart {
     boundary: String,
-    body: Vec<u8>,
+    head: Vec<u8>,
+    file: Vec<u8>,
+    tail: Vec<u8>,
 }
 
 impl Multipart {
-    pub fn new(filename: &str, mime: &str, bytes: &[u8]) -> Self {
+    pub fn new(filename: &str, mime: &str, file: Vec<u8>) -> Self {
         let boundary = uuid::Uuid::new_v4().to_string();
-        let mut body = Vec::with_capacity(bytes.len() + 256);
-        body.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
-        body.extend_from_slice(
-            format!(
-                "Content-Disposition: form-data; name=\"file\"; filename=\"{}\"\r\n",
-                content_disposition_filename(filename)
-            )
-            .as_bytes(),
-        );
-        body.extend_from_slice(format!("Content-Type: {mime}\r\n\r\n").as_bytes());
-        body.extend_from_slice(bytes);
-        body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-        Multipart { boundary, body }
+        let head = format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{}\"\r\nContent-Type: {mime}\r\n\r\n",
+            content_disposition_filename(filename)
+        )
+        .into_bytes();
+        let tail = format!("\r\n--{boundary}--\r\n").into_bytes();
+        Multipart {
+            boundary,
+            head,
+            file,
+            tail,
+        }
     }
 
     pub fn content_type(&self) -> String {
@@ -32,15 +35,16 @@ impl Multipart {
     }
 
     pub fn len(&self) -> usize {
-        self.body.len()
+        self.head.len() + self.file.len() + self.tail.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.body.is_empty()
+        self.len() == 0
     }
 
-    pub fn into_bytes(self) -> Vec<u8> {
-        self.body
+    /// The pieces in order, for a streamed request body.
+    pub fn into_chunks(self) -> [Vec<u8>; 3] {
+        [self.head, self.file, self.tail]
     }
 }
 

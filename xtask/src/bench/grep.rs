@@ -302,7 +302,7 @@ fn install_ripgrep() -> Result<PathBuf> {
     Ok(bin)
 }
 
-fn machine() -> String {
+pub(super) fn machine() -> String {
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     let model = std::fs::read_to_string("/proc/cpuinfo")
         .ok()

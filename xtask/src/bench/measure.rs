@@ -36,18 +36,23 @@ pub fn run(
         .with_context(|| format!("cannot start {}", program.display()))?;
     let pid = child.id() as i32;
     let mut stdout = child.stdout.take().expect("piped");
+    // Samples the child's VmHWM until it is gone (wait4's ru_maxrss would include the
+    // high-water mark of this process, copied into the child before its exec), and kills it past
+    // its limit.
     let watchdog = std::thread::spawn(move || {
         let deadline = Instant::now() + limit;
+        let mut peak = 0u64;
         while Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(50));
-            // SAFETY: signal 0 only probes whether our child still exists.
-            if unsafe { libc::kill(pid, 0) } != 0 {
-                return false;
+            match probes::run::vm_hwm_kib(pid) {
+                Some(kib) => peak = peak.max(kib),
+                None => return (false, peak),
             }
+            // A zombie has no VmHWM line left: the loop ends there.
+            std::thread::sleep(Duration::from_micros(500));
         }
         // SAFETY: the child is ours and still running past its limit.
         unsafe { libc::kill(pid, libc::SIGKILL) };
-        true
+        (true, peak)
     });
     let mut lines = 0u64;
     let mut buf = vec![0u8; 1 << 16];
@@ -69,7 +74,8 @@ pub fn run(
     if r != pid {
         bail!("wait4 failed for {}", program.display());
     }
-    if watchdog.join().unwrap_or(false) {
+    let (killed, peak) = watchdog.join().unwrap_or((false, 0));
+    if killed {
         bail!(
             "{} {:?} ran past {:?} and was killed",
             program.display(),
@@ -79,7 +85,7 @@ pub fn run(
     }
     Ok(Sample {
         wall,
-        max_rss_kib: usage.ru_maxrss as u64,
+        max_rss_kib: peak,
         lines,
         exit: if libc::WIFEXITED(status) {
             libc::WEXITSTATUS(status)

@@ -3,6 +3,7 @@
 
 mod grep;
 mod measure;
+mod upload;
 
 use clap::{Args, Subcommand};
 
@@ -16,10 +17,18 @@ pub struct BenchArgs {
 enum What {
     /// The reference's `rg` mode against ripgrep 14.1.1 and the real binary's embedded rg.
     Grep(grep::GrepArgs),
+    /// The reference's upload path against `curl -F`, to the same mock claude.ai endpoint.
+    Upload(upload::UploadArgs),
+}
+
+/// The machine, for every figure's context.
+pub fn machine() -> String {
+    grep::machine()
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<bool> {
     match args.what {
         What::Grep(a) => grep::run(a),
+        What::Upload(a) => upload::run(a),
     }
 }
