@@ -62,6 +62,15 @@ pub enum CheckKind {
     /// HTTP server stream's opens), `starts_ms`,
     /// `released_ms`, `survives`.
     Mcp,
+    /// The stream-json `tool_use_result` answering `tool_use_id`: `matches` (a JSON subset, see
+    /// `check_json`).
+    ToolUseResult,
+    /// A rendering of the run's stdout (`render`): `view` = `brief` (the Brief main view) or
+    /// `transcript`, against `equals`/`contains`/`not_contains`.
+    View,
+    /// The mock claude.ai's upload endpoint: `equals` (how many uploads arrived), `matches` (a
+    /// JSON subset per upload, order-free).
+    Uploads,
 }
 
 /// One `[[check]]` table. Which fields apply depends on `kind`; `validate` says which are missing.
@@ -101,6 +110,10 @@ pub struct CheckSpec {
     /// replaces the builtin "no MCP server process outlived the target" check for this server.
     pub survives: Option<bool>,
     pub max_rss_mib: Option<u64>,
+    /// A JSON subset the value must have (`tool_use_result`, `uploads`).
+    pub matches: Option<Value>,
+    /// `brief` or `transcript` (`view`).
+    pub view: Option<String>,
     /// Why a target differs; required inside `differs.<target>`.
     pub reason: Option<String>,
     /// Per-target expectations that replace fields of this check: `differs."claude@2.1.235"`.
@@ -134,7 +147,7 @@ impl CheckSpec {
     /// Names the first missing or misplaced field, for the scenario loader's error.
     pub fn validate(&self) -> Result<(), (&'static str, String)> {
         let Some(kind) = self.kind else {
-            return Err(("kind", "missing: one of exit, result, requests, tools, tool_result, pairing, file, events, stderr, stdout, mcp, tool_def, system, user_context, process".into()));
+            return Err(("kind", "missing: one of exit, result, requests, tools, tool_result, pairing, file, events, stderr, stdout, mcp, tool_def, system, user_context, process, tool_use_result, uploads, view".into()));
         };
         let need = |ok: bool, field: &'static str, what: &str| {
             if ok {
@@ -213,6 +226,24 @@ impl CheckSpec {
                     )?;
                 }
             }
+            CheckKind::ToolUseResult => {
+                need(
+                    self.tool_use_id.is_some(),
+                    "tool_use_id",
+                    "the tool_use id it answers",
+                )?;
+                need(self.matches.is_some(), "matches", "a JSON subset")?
+            }
+            CheckKind::View => need(
+                matches!(self.view.as_deref(), Some("brief" | "transcript")),
+                "view",
+                "`brief` or `transcript`",
+            )?,
+            CheckKind::Uploads => need(
+                self.matches.is_some() || self.equals.as_ref().is_some_and(Value::is_u64),
+                "equals",
+                "a count (`equals`) or `matches`",
+            )?,
             CheckKind::Result | CheckKind::Pairing | CheckKind::Stderr | CheckKind::Stdout => {}
         }
         for (target, spec) in self.differs.iter().flatten() {
@@ -264,6 +295,8 @@ impl CheckSpec {
             released_ms,
             survives,
             max_rss_mib,
+            matches,
+            view,
             reason
         );
         if over.equals.is_some() || over.contains.is_some() || over.not_contains.is_some() {
@@ -308,6 +341,9 @@ impl CheckSpec {
         if let Some(s) = &self.server {
             parts.push(s.clone());
         }
+        if let Some(v) = &self.view {
+            parts.push(v.clone());
+        }
         parts.join(" ")
     }
 }
@@ -329,6 +365,9 @@ fn kind_name(kind: CheckKind) -> &'static str {
         CheckKind::System => "system",
         CheckKind::UserContext => "user_context",
         CheckKind::Process => "process",
+        CheckKind::ToolUseResult => "tool_use_result",
+        CheckKind::Uploads => "uploads",
+        CheckKind::View => "view",
     }
 }
 
@@ -524,6 +563,15 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
         CheckKind::Stderr => text_expectations(spec, &run.places.redact(&run.stderr)),
         CheckKind::Stdout => text_expectations(spec, &run.places.redact(&run.stdout)),
         CheckKind::Mcp => crate::mcp::check(spec, run),
+        CheckKind::ToolUseResult => crate::check_json::tool_use_result(spec, run),
+        CheckKind::Uploads => crate::check_json::uploads(spec, run),
+        CheckKind::View => {
+            let text = match spec.view.as_deref() {
+                Some("brief") => crate::render::brief_view(&run.stdout),
+                _ => crate::render::transcript(&run.stdout),
+            };
+            text_expectations(spec, &run.places.redact(&text))
+        }
         CheckKind::Process => {
             let bound = spec.max_rss_mib.unwrap_or_default();
             let rss = run

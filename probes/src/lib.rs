@@ -5,10 +5,12 @@
 //! the stubs' sockets. Nothing here links the reference agent.
 
 pub mod check;
+mod check_json;
 pub mod mcp;
 pub mod placeholders;
 pub mod probe;
 pub mod record;
+pub mod render;
 pub mod report;
 pub mod run;
 pub mod scenario;

@@ -27,6 +27,8 @@ pub struct ProbeRecord<'a> {
     /// Each fake MCP server's log (timestamps in ms since the Unix epoch).
     pub mcp: &'a std::collections::BTreeMap<String, crate::mcp::ServerRecord>,
     pub mcp_survivors: &'a [(String, u32)],
+    /// Uploads the mock claude.ai received (file bytes as size and SHA-256).
+    pub uploads: &'a [stubs::claude_ai::RecordedUpload],
     pub checks: &'a [CheckOutcome],
 }
 
@@ -53,6 +55,7 @@ pub fn write(
         requests: &run.requests,
         mcp: &run.mcp,
         mcp_survivors: &run.mcp_survivors,
+        uploads: &run.uploads,
         checks,
     };
     let path = dir

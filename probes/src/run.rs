@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use serde_json::Value;
+use stubs::claude_ai::{ClaudeAi, RecordedUpload};
 use stubs::messages::{Block, FileWrite, MessagesStub, RecordedRequest, Split, StubConfig, Turn};
 use tokio::io::AsyncReadExt;
 
@@ -18,6 +19,8 @@ use crate::target::Target;
 
 /// The fake key every target gets; real keys are never passed through.
 pub const FAKE_API_KEY: &str = "sk-ant-conformance-fake-key";
+/// The fake claude.ai OAuth token of `oauth = true` scenarios.
+pub const FAKE_OAUTH_TOKEN: &str = "sk-ant-oat01-conformance-fake-token";
 
 /// Environment variables that may carry secrets; their values never reach a record.
 const SECRET_ENV: &[&str] = &[
@@ -54,6 +57,8 @@ pub struct RunOutcome {
     pub mcp: BTreeMap<String, ServerRecord>,
     /// Fake MCP server processes still running after the target exited, `(name, pid)`.
     pub mcp_survivors: Vec<(String, u32)>,
+    /// What the mock claude.ai's upload endpoint received, in arrival order.
+    pub uploads: Vec<RecordedUpload>,
     /// Keeps the run's directories alive until checks have read them.
     _root: tempfile::TempDir,
 }
@@ -103,11 +108,15 @@ pub async fn run_scenario(
         .iter()
         .map(|t| expand_turn(t, &places, &cwd))
         .collect();
-    let stub = MessagesStub::start(StubConfig {
-        main_model: scenario.model().to_owned(),
-        turns,
-        split,
-    })
+    let claude_ai = ClaudeAi::new(scenario.uploads.clone());
+    let stub = MessagesStub::start_with(
+        StubConfig {
+            main_model: scenario.model().to_owned(),
+            turns,
+            split,
+        },
+        claude_ai.router(),
+    )
     .await?;
 
     let default_args: Vec<String> = vec![
@@ -135,11 +144,20 @@ pub async fn run_scenario(
     env.insert("SHELL".into(), "/bin/bash".into());
     env.insert("TERM".into(), "dumb".into());
     env.insert("ANTHROPIC_BASE_URL".into(), stub.base_url());
-    env.insert("ANTHROPIC_API_KEY".into(), FAKE_API_KEY.into());
-    env.insert(
-        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC".into(),
-        "1".into(),
-    );
+    if scenario.oauth {
+        // real-binary.md: with an API key set there is no OAuth token, and the nonessential
+        // traffic switch also turns every claude.ai path off.
+        env.insert("CLAUDE_CODE_OAUTH_TOKEN".into(), FAKE_OAUTH_TOKEN.into());
+        for key in ["DISABLE_TELEMETRY", "DISABLE_ERROR_REPORTING"] {
+            env.insert(key.into(), "1".into());
+        }
+    } else {
+        env.insert("ANTHROPIC_API_KEY".into(), FAKE_API_KEY.into());
+        env.insert(
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC".into(),
+            "1".into(),
+        );
+    }
     env.insert("DISABLE_AUTOUPDATER".into(), "1".into());
     // As root the real binary refuses the permission-bypass flags without it.
     env.insert("IS_SANDBOX".into(), "1".into());
@@ -243,6 +261,7 @@ pub async fn run_scenario(
         home,
         mcp: mcp.records(),
         mcp_survivors,
+        uploads: claude_ai.uploads(),
         _root: root,
     })
 }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+use stubs::claude_ai::UploadAnswer;
 use stubs::mcp::McpScript;
 use stubs::messages::{Split, Turn};
 use toml::Spanned;
@@ -52,6 +53,13 @@ pub struct Scenario {
     /// Fake MCP servers, declared to the target where each says (`place`).
     #[serde(default, rename = "mcp_server")]
     pub mcp_servers: Vec<McpScript>,
+    /// Answers of the mock claude.ai's upload endpoint, per file name.
+    #[serde(default, rename = "upload")]
+    pub uploads: Vec<UploadAnswer>,
+    /// Sign in with a fake claude.ai OAuth token instead of the API key (uploads need one), with
+    /// nonessential traffic allowed (it carries uploads) but telemetry and error reports off.
+    #[serde(default)]
+    pub oauth: bool,
     #[serde(default, rename = "turn")]
     pub turns: Vec<Turn>,
     #[serde(default, rename = "check")]

@@ -21,6 +21,8 @@ static UUID: LazyLock<Regex> = LazyLock::new(|| {
 });
 static DATE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\d{4}-\d{2}-\d{2}([T ][0-9:.]+Z?)?").unwrap());
+/// A run of letters and digits long enough to be random (a multipart boundary's tail).
+static RANDOM: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[0-9A-Za-z]{12,}").unwrap());
 static TMP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"/tmp/[^\s\x22'`]+").unwrap());
 
 /// Replaces run paths, UUIDs, dates and temp paths with placeholders.
@@ -110,6 +112,7 @@ pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
     .unwrap();
 
     mcp_servers(run, &mut out);
+    uploads(run, &mut out);
 
     let requests = run.main_requests();
     let mut previous: Option<(Vec<&str>, &[Value])> = None;
@@ -350,5 +353,36 @@ fn mcp_servers(run: &RunOutcome, out: &mut String) {
     if !run.mcp_survivors.is_empty() {
         let names: Vec<&str> = run.mcp_survivors.iter().map(|(n, _)| n.as_str()).collect();
         writeln!(out, "mcp processes left behind: {}", names.join(", ")).unwrap();
+    }
+}
+
+/// The uploads the mock claude.ai received, sorted (parallel uploads arrive in any order), with
+/// the random boundary reduced to its shape.
+fn uploads(run: &RunOutcome, out: &mut String) {
+    let mut lines: Vec<String> =
+        run.uploads
+            .iter()
+            .map(|u| {
+                let boundary = u.boundary.as_deref().map(|b| {
+                    let b = UUID.replace_all(b, "{uuid}");
+                    RANDOM.replace_all(&b, "{random}").into_owned()
+                });
+                format!(
+                "upload {} → {}: {} bytes, part {}, type {}, boundary {}, content-length {}{}{}",
+                u.filename.as_deref().map_or("?".into(), |f| format!("{f:?}")),
+                u.status,
+                u.size,
+                u.disposition.as_deref().unwrap_or("?"),
+                u.content_type.as_deref().unwrap_or("none"),
+                boundary.as_deref().unwrap_or("none"),
+                if u.length_declared { "declared" } else { "absent" },
+                if u.bearer { "" } else { ", no bearer" },
+                u.error.as_deref().map(|e| format!(", refused: {e}")).unwrap_or_default(),
+            )
+            })
+            .collect();
+    lines.sort();
+    for line in lines {
+        writeln!(out, "{line}").unwrap();
     }
 }

@@ -2,6 +2,7 @@
 
 mod bench;
 mod probe;
+mod render;
 
 use clap::{Parser, Subcommand};
 
@@ -18,6 +19,8 @@ enum Task {
     Probe(probe::ProbeArgs),
     /// Whole-process benchmarks against an anchor measured in the same run.
     Bench(bench::BenchArgs),
+    /// Show a recorded run as the Brief main view and as the transcript.
+    Render(render::RenderArgs),
 }
 
 fn main() -> std::process::ExitCode {
@@ -25,6 +28,7 @@ fn main() -> std::process::ExitCode {
     let result = match cli.task {
         Task::Probe(args) => probe::run(args),
         Task::Bench(args) => bench::run(args),
+        Task::Render(args) => render::run(args),
     };
     match result {
         Ok(true) => std::process::ExitCode::SUCCESS,

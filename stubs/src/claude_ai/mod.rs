@@ -1,11 +1,13 @@
 //! A mock claude.ai on loopback, for the paths the agent reaches with an OAuth token. So far the
 //! file upload endpoint (`POST /api/oauth/file_upload`): the multipart body parsed strictly (one
 //! file part, the boundary of its Content-Type, a matching Content-Length, a filename), each
-//! upload recorded as name, size and SHA-256, the answer scripted per file name. Design MCP,
-//! consent, grants, Projects and OAuth refresh join this server as routes.
+//! upload recorded as name, size and SHA-256, the answer scripted per file name. [`ClaudeAi`] is
+//! the state and routes: the harness mounts them on the Messages stub's port, because a target
+//! sends uploads to its `ANTHROPIC_BASE_URL`. Design MCP, consent, grants, Projects and OAuth
+//! refresh join as routes.
 
 mod multipart;
 mod server;
 
 pub use multipart::{parse_single_file, FilePart, MultipartError};
-pub use server::{ClaudeAiMock, RecordedUpload, UploadAnswer};
+pub use server::{ClaudeAi, ClaudeAiMock, RecordedUpload, UploadAnswer};

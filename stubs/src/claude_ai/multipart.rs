@@ -7,6 +7,8 @@ pub struct FilePart {
     pub field: String,
     /// As written between the quotes, escapes undone.
     pub filename: String,
+    /// The Content-Disposition value as sent.
+    pub disposition: String,
     pub content_type: Option<String>,
     pub bytes: Vec<u8>,
 }
@@ -33,7 +35,12 @@ pub fn parse_single_file(
     body: &[u8],
 ) -> Result<FilePart, MultipartError> {
     let boundary = content_type
-        .and_then(|c| c.strip_prefix("multipart/form-data; boundary="))
+        .filter(|c| c.to_ascii_lowercase().starts_with("multipart/form-data;"))
+        .and_then(|c| {
+            c.split(';')
+                .find_map(|p| p.trim().strip_prefix("boundary="))
+        })
+        .map(|b| b.trim_matches('"'))
         .filter(|b| !b.is_empty())
         .ok_or(MultipartError::NoBoundary)?;
     if let Some(declared) = content_length {
@@ -62,6 +69,7 @@ pub fn parse_single_file(
     let bytes = rest[header_end + 4..].to_vec();
     let mut field = String::new();
     let mut filename = None;
+    let mut disposition = String::new();
     let mut content_type = None;
     for line in headers.split("\r\n") {
         let lower = line.to_ascii_lowercase();
@@ -69,6 +77,7 @@ pub fn parse_single_file(
             content_type = Some(v.trim().to_owned());
         }
         if lower.starts_with("content-disposition:") {
+            disposition = line["content-disposition:".len()..].trim().to_owned();
             field = quoted_after(line, "name=\"").unwrap_or_default();
             filename = quoted_after(line, "filename=\"");
         }
@@ -76,6 +85,7 @@ pub fn parse_single_file(
     Ok(FilePart {
         field,
         filename: filename.ok_or(MultipartError::NoFilename)?,
+        disposition,
         content_type,
         bytes,
     })

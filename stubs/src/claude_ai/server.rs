@@ -1,6 +1,6 @@
-//! The axum server behind the mock claude.ai.
+//! The routes behind the mock claude.ai, mountable on any axum server (the Messages stub's port,
+//! where a target's `ANTHROPIC_BASE_URL` sends uploads) or served alone.
 
-use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -17,14 +17,17 @@ use tokio::sync::oneshot;
 
 use super::multipart::parse_single_file;
 
-/// What the upload endpoint answers for a file (by name; `*` for any other).
-#[derive(Debug, Clone, Deserialize, Serialize, Default)]
+/// What the upload endpoint answers for a file: `[[upload]]` in a scenario.
+#[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct UploadAnswer {
+    /// The file name it answers (`*`, the default, for any file no other answer names).
+    #[serde(default = "any_file")]
+    pub file: String,
     /// HTTP status; 201 by default.
     #[serde(default)]
     pub status: Option<u16>,
-    /// The body as is; by default `{"file_uuid": "<uuid>"}` for 201.
+    /// The body as is; by default `{"file_uuid": "file-000N"}` for 201 and empty otherwise.
     #[serde(default)]
     pub body: Option<String>,
     /// Wait before answering (past the client's timeout, to test it).
@@ -35,12 +38,36 @@ pub struct UploadAnswer {
     pub drop: bool,
 }
 
+fn any_file() -> String {
+    "*".into()
+}
+
+impl Default for UploadAnswer {
+    /// Any file, 201 with a fresh `file_uuid`.
+    fn default() -> Self {
+        UploadAnswer {
+            file: any_file(),
+            status: None,
+            body: None,
+            delay_ms: None,
+            drop: false,
+        }
+    }
+}
+
+/// One upload as the endpoint saw it. The file's bytes are kept only as size and SHA-256.
 #[derive(Debug, Clone, Serialize)]
 pub struct RecordedUpload {
     pub filename: Option<String>,
+    /// The part's Content-Disposition value as sent (escapes included).
+    pub disposition: Option<String>,
     pub content_type: Option<String>,
     pub size: usize,
     pub sha256: Option<String>,
+    /// The body's multipart boundary.
+    pub boundary: Option<String>,
+    /// Whether the request declared a Content-Length (the parser checks it against the body).
+    pub length_declared: bool,
     /// Whether a bearer token came (never its value).
     pub bearer: bool,
     /// Why the body was refused, when it was.
@@ -49,31 +76,55 @@ pub struct RecordedUpload {
 }
 
 struct Shared {
-    answers: BTreeMap<String, UploadAnswer>,
+    answers: Vec<UploadAnswer>,
     uploads: Mutex<Vec<RecordedUpload>>,
     issued: Mutex<u64>,
 }
 
-/// A running mock; dropping it stops it.
+/// The mock's state and routes; clones share both.
+#[derive(Clone)]
+pub struct ClaudeAi {
+    shared: Arc<Shared>,
+}
+
+impl ClaudeAi {
+    pub fn new(answers: Vec<UploadAnswer>) -> Self {
+        ClaudeAi {
+            shared: Arc::new(Shared {
+                answers,
+                uploads: Mutex::new(Vec::new()),
+                issued: Mutex::new(0),
+            }),
+        }
+    }
+
+    /// The claude.ai routes, to merge into a server.
+    pub fn router(&self) -> Router {
+        Router::new()
+            .route("/api/oauth/file_upload", post(upload))
+            // Over the 30 MiB cap, so a client that skips its own check is seen doing so.
+            .layer(axum::extract::DefaultBodyLimit::max(64 << 20))
+            .with_state(self.shared.clone())
+    }
+
+    pub fn uploads(&self) -> Vec<RecordedUpload> {
+        self.shared.uploads.lock().expect("not poisoned").clone()
+    }
+}
+
+/// The mock served alone on 127.0.0.1 (benchmarks, client tests); dropping it stops it.
 pub struct ClaudeAiMock {
     addr: SocketAddr,
-    shared: Arc<Shared>,
+    claude_ai: ClaudeAi,
     _shutdown: oneshot::Sender<()>,
 }
 
 impl ClaudeAiMock {
-    pub async fn start(answers: BTreeMap<String, UploadAnswer>) -> anyhow::Result<Self> {
+    pub async fn start(answers: Vec<UploadAnswer>) -> anyhow::Result<Self> {
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
         let addr = listener.local_addr()?;
-        let shared = Arc::new(Shared {
-            answers,
-            uploads: Mutex::new(Vec::new()),
-            issued: Mutex::new(0),
-        });
-        let app = Router::new()
-            .route("/api/oauth/file_upload", post(upload))
-            .layer(axum::extract::DefaultBodyLimit::max(64 << 20))
-            .with_state(shared.clone());
+        let claude_ai = ClaudeAi::new(answers);
+        let app = claude_ai.router();
         let (tx, rx) = oneshot::channel::<()>();
         tokio::spawn(async move {
             let _ = axum::serve(listener, app)
@@ -84,7 +135,7 @@ impl ClaudeAiMock {
         });
         Ok(ClaudeAiMock {
             addr,
-            shared,
+            claude_ai,
             _shutdown: tx,
         })
     }
@@ -94,7 +145,7 @@ impl ClaudeAiMock {
     }
 
     pub fn uploads(&self) -> Vec<RecordedUpload> {
-        self.shared.uploads.lock().expect("not poisoned").clone()
+        self.claude_ai.uploads()
     }
 }
 
@@ -107,42 +158,45 @@ async fn upload(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Byt
     };
     let bearer = header("authorization").is_some_and(|a| a.starts_with("Bearer "));
     let length = header("content-length").and_then(|l| l.parse::<usize>().ok());
-    let parsed = parse_single_file(header("content-type").as_deref(), length, &body);
-    let (mut record, answer) = match &parsed {
+    let content_type = header("content-type");
+    let boundary = content_type
+        .as_deref()
+        .and_then(|c| c.split_once("boundary="))
+        .map(|(_, b)| b.to_owned());
+    let mut record = RecordedUpload {
+        filename: None,
+        disposition: None,
+        content_type: None,
+        size: body.len(),
+        sha256: None,
+        boundary,
+        length_declared: length.is_some(),
+        bearer,
+        error: None,
+        status: 0,
+    };
+    let answer = match parse_single_file(content_type.as_deref(), length, &body) {
         Ok(part) => {
-            let answer = shared
-                .answers
-                .get(&part.filename)
-                .or_else(|| shared.answers.get("*"))
+            let answer = [part.filename.as_str(), "*"]
+                .iter()
+                .find_map(|f| shared.answers.iter().find(|a| a.file == *f))
                 .cloned()
                 .unwrap_or_default();
-            let record = RecordedUpload {
-                filename: Some(part.filename.clone()),
-                content_type: part.content_type.clone(),
-                size: part.bytes.len(),
-                sha256: Some(format!("{:x}", Sha256::digest(&part.bytes))),
-                bearer,
-                error: None,
-                status: 0,
-            };
-            (record, answer)
+            record.sha256 = Some(format!("{:x}", Sha256::digest(&part.bytes)));
+            record.size = part.bytes.len();
+            record.filename = Some(part.filename);
+            record.disposition = Some(part.disposition);
+            record.content_type = part.content_type;
+            answer
         }
-        Err(e) => (
-            RecordedUpload {
-                filename: None,
-                content_type: None,
-                size: body.len(),
-                sha256: None,
-                bearer,
-                error: Some(e.to_string()),
-                status: 0,
-            },
+        Err(e) => {
+            record.error = Some(e.to_string());
             UploadAnswer {
                 status: Some(400),
-                body: Some(format!("{{\"error\": \"{e}\"}}")),
+                body: Some(serde_json::json!({"error": e.to_string()}).to_string()),
                 ..Default::default()
-            },
-        ),
+            }
+        }
     };
     let status = if bearer {
         answer.status.unwrap_or(201)

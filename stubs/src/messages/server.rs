@@ -50,6 +50,12 @@ struct StubState {
 impl MessagesStub {
     /// Binds 127.0.0.1 on an ephemeral port and serves until dropped.
     pub async fn start(config: StubConfig) -> anyhow::Result<Self> {
+        Self::start_with(config, Router::new()).await
+    }
+
+    /// As [`start`](Self::start), with `routes` (the mock claude.ai's) served on the same port
+    /// ahead of the Messages API: a target sends uploads to its `ANTHROPIC_BASE_URL`.
+    pub async fn start_with(config: StubConfig, routes: Router) -> anyhow::Result<Self> {
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
         let addr = listener.local_addr()?;
         let state = StubState {
@@ -61,11 +67,13 @@ impl MessagesStub {
             started: Instant::now(),
             state: Mutex::new(state),
         });
-        let app = Router::new()
-            .fallback(handle)
-            // Long conversations exceed axum's 2 MiB default; the stub must never be the limit.
-            .layer(DefaultBodyLimit::disable())
-            .with_state(shared.clone());
+        let app = routes.merge(
+            Router::new()
+                .fallback(handle)
+                // Long conversations exceed axum's 2 MiB default; the stub must never be the limit.
+                .layer(DefaultBodyLimit::disable())
+                .with_state(shared.clone()),
+        );
         let (tx, rx) = oneshot::channel::<()>();
         tokio::spawn(async move {
             let _ = axum::serve(listener, app)

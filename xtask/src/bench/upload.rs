@@ -40,7 +40,7 @@ pub fn run(args: UploadArgs) -> Result<bool> {
     }
     let reference = root.join("target/release/claude-reference");
     let runtime = tokio::runtime::Runtime::new()?;
-    let mock = runtime.block_on(stubs::claude_ai::ClaudeAiMock::start(Default::default()))?;
+    let mock = runtime.block_on(stubs::claude_ai::ClaudeAiMock::start(Vec::new()))?;
     let url = format!("{}/api/oauth/file_upload", mock.base_url());
     // The reference reads its endpoint and token from the environment, as the real CLI does.
     std::env::set_var("ANTHROPIC_BASE_URL", mock.base_url());

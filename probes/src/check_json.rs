@@ -1,0 +1,169 @@
+//! Checks that compare structured values by a JSON subset (`matches`): the stream-json
+//! `tool_use_result` of a tool call, and the uploads the mock claude.ai received.
+//!
+//! In `matches`, an object names only the keys it cares about, an array must have the same length
+//! and match element by element, other values must be equal (the run's paths redacted to `{cwd}`
+//! and `{home}` first). Three string markers: `{absent}` (the key is missing or null), `{any}` (there,
+//! any value) and `{iso8601}` (a UTC timestamp like `2026-08-24T14:32:00.000Z`).
+
+use serde_json::Value;
+
+use crate::check::{expected_seen, CheckSpec};
+use crate::run::RunOutcome;
+use crate::wire;
+
+/// `tool_use_result`: the stream-json user event answering `tool_use_id`.
+pub fn tool_use_result(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
+    let id = spec.tool_use_id.as_deref().unwrap_or_default();
+    let events = wire::stdout_events(&run.stdout);
+    let event = events
+        .iter()
+        .filter(|e| e["type"] == "user")
+        .find(|e| {
+            wire::blocks(&e["message"])
+                .iter()
+                .any(|b| b["tool_use_id"] == id)
+        })
+        .ok_or_else(|| format!("no stream-json user event answers `{id}`"))?;
+    let seen = redacted(run, &event["tool_use_result"]);
+    if let Some(want) = &spec.matches {
+        subset(want, &seen, "tool_use_result")?;
+    }
+    Ok(())
+}
+
+/// `uploads`: how many arrived (`equals`) and, order-free, one distinct upload per `matches` entry.
+pub fn uploads(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
+    let seen: Vec<Value> = run
+        .uploads
+        .iter()
+        .map(|u| redacted(run, &serde_json::to_value(u).unwrap_or_default()))
+        .collect();
+    let listing = || {
+        seen.iter()
+            .map(|u| format!("  {u}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    if let Some(want) = spec.equals.as_ref().and_then(Value::as_u64) {
+        if seen.len() as u64 != want {
+            return Err(format!(
+                "{} uploads\n{}",
+                expected_seen(want, seen.len()),
+                listing()
+            ));
+        }
+    }
+    let mut taken = vec![false; seen.len()];
+    for (i, want) in spec.matches.iter().flat_map(as_list).enumerate() {
+        let hit = seen
+            .iter()
+            .enumerate()
+            .find(|(j, u)| !taken[*j] && subset(want, u, "upload").is_ok());
+        match hit {
+            Some((j, _)) => taken[j] = true,
+            None => {
+                return Err(format!(
+                    "no upload matches entry {} of `matches`: {want}\n  uploads seen:\n{}",
+                    i + 1,
+                    listing()
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+fn as_list(v: &Value) -> Vec<&Value> {
+    match v {
+        Value::Array(items) => items.iter().collect(),
+        other => vec![other],
+    }
+}
+
+fn redacted(run: &RunOutcome, v: &Value) -> Value {
+    serde_json::from_str(&run.places.redact(&v.to_string())).unwrap_or_else(|_| v.clone())
+}
+
+/// Whether `seen` has everything `want` states; the error names the first path that differs.
+pub fn subset(want: &Value, seen: &Value, path: &str) -> Result<(), String> {
+    match want {
+        Value::Object(fields) => {
+            for (key, w) in fields {
+                let here = format!("{path}.{key}");
+                match (w.as_str(), seen.get(key)) {
+                    (Some("{absent}"), None | Some(Value::Null)) => {}
+                    (Some("{absent}"), Some(v)) => {
+                        return Err(format!("{here}: expected absent, seen {v}"))
+                    }
+                    (_, None) => return Err(format!("{here}: missing (seen {seen})")),
+                    (_, Some(v)) => subset(w, v, &here)?,
+                }
+            }
+            Ok(())
+        }
+        Value::Array(items) => {
+            let seen_items = seen
+                .as_array()
+                .ok_or_else(|| format!("{path}: expected an array, seen {seen}"))?;
+            if seen_items.len() != items.len() {
+                return Err(format!(
+                    "{path}: expected {} items, seen {}\n  seen: {seen}",
+                    items.len(),
+                    seen_items.len()
+                ));
+            }
+            for (i, (w, s)) in items.iter().zip(seen_items).enumerate() {
+                subset(w, s, &format!("{path}[{i}]"))?;
+            }
+            Ok(())
+        }
+        Value::String(marker) if marker == "{any}" => Ok(()),
+        Value::String(marker) if marker == "{iso8601}" => match seen.as_str() {
+            Some(s) if is_iso8601(s) => Ok(()),
+            _ => Err(format!("{path}: expected a UTC timestamp, seen {seen}")),
+        },
+        _ if want == seen => Ok(()),
+        _ => Err(format!("{path}: {}", expected_seen(want, seen))),
+    }
+}
+
+/// `YYYY-MM-DDTHH:MM:SS.mmmZ`, as JavaScript's `toISOString` writes it.
+fn is_iso8601(s: &str) -> bool {
+    let b = s.as_bytes();
+    let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    b.len() == 24
+        && [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20, 21, 22]
+            .iter()
+            .all(|&i| digit(i))
+        && [
+            (4, b'-'),
+            (7, b'-'),
+            (10, b'T'),
+            (13, b':'),
+            (16, b':'),
+            (19, b'.'),
+            (23, b'Z'),
+        ]
+        .iter()
+        .all(|&(i, c)| b[i] == c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_subset_names_the_first_path_that_differs() {
+        let seen = json!({"a": [{"x": 1, "y": 2}], "t": "2026-08-24T14:32:00.000Z"});
+        assert!(subset(&json!({"a": [{"x": 1}], "t": "{iso8601}"}), &seen, "r").is_ok());
+        assert!(subset(&json!({"b": "{absent}", "a": "{any}"}), &seen, "r").is_ok());
+        let e = subset(&json!({"a": [{"x": 2}]}), &seen, "r").unwrap_err();
+        assert!(e.starts_with("r.a[0].x: expected 2, seen 1"), "{e}");
+        let e = subset(&json!({"a": []}), &seen, "r").unwrap_err();
+        assert!(e.contains("expected 0 items"), "{e}");
+        assert!(subset(&json!({"a": "{absent}"}), &seen, "r").is_err());
+        assert!(subset(&json!({"t": "{iso8601}"}), &json!({"t": "2026-08-24"}), "r").is_err());
+    }
+}
