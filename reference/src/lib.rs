@@ -3,6 +3,7 @@
 
 pub mod agent;
 pub mod api;
+pub mod brief;
 pub mod cli;
 pub mod context;
 pub mod limits;

@@ -61,6 +61,14 @@ fn real_main() -> i32 {
         Some(_) => return usage("Error: Invalid session ID. Must be a valid UUID.\n"),
         None => uuid::Uuid::new_v4().to_string(),
     };
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(std::env::temp_dir);
+    let brief = claude_reference::brief::state(args.brief, &home, &cwd);
+    let api_key = std::env::var("ANTHROPIC_API_KEY")
+        .ok()
+        .filter(|k| !k.is_empty());
     let config = Config {
         prompt,
         model: args
@@ -73,13 +81,12 @@ fn real_main() -> i32 {
         max_turns: args.max_turns,
         base_url: std::env::var("ANTHROPIC_BASE_URL")
             .unwrap_or_else(|_| "https://api.anthropic.com".into()),
-        api_key: std::env::var("ANTHROPIC_API_KEY")
-            .ok()
-            .filter(|k| !k.is_empty()),
-        cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
-        home: std::env::var_os("HOME")
-            .map(PathBuf::from)
-            .unwrap_or_else(std::env::temp_dir),
+        // With an API key there is no OAuth token, as in 2.1.235 (real-binary.md).
+        oauth_token: oauth_token().filter(|_| api_key.is_none()),
+        api_key,
+        cwd,
+        home,
+        brief,
         mcp_config: args.mcp_config.clone(),
         strict_mcp_config: args.strict_mcp_config,
         add_dirs: args.add_dir.iter().map(PathBuf::from).collect(),
@@ -102,6 +109,7 @@ fn real_main() -> i32 {
             // A deferred tool: out of request 1 when tool search is on (2.1.235 turns it on for a
             // non-Anthropic base URL only when asked).
             lsp: false,
+            brief: brief == claude_reference::brief::State::On,
             notebook: !std::env::var("ENABLE_TOOL_SEARCH")
                 .is_ok_and(|v| matches!(v.as_str(), "true" | "1") || v.starts_with("auto")),
         },
@@ -117,9 +125,7 @@ fn real_main() -> i32 {
 fn upload_one(path: &str) -> i32 {
     let base =
         std::env::var("ANTHROPIC_BASE_URL").unwrap_or_else(|_| "https://api.anthropic.com".into());
-    let token = std::env::var("CLAUDE_CODE_OAUTH_TOKEN")
-        .ok()
-        .filter(|t| !t.is_empty());
+    let token = oauth_token();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -135,6 +141,12 @@ fn upload_one(path: &str) -> i32 {
             exit::FAILURE
         }
     }
+}
+
+fn oauth_token() -> Option<String> {
+    std::env::var("CLAUDE_CODE_OAUTH_TOKEN")
+        .ok()
+        .filter(|t| !t.is_empty())
 }
 
 fn usage(text: &str) -> i32 {

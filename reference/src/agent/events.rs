@@ -99,6 +99,15 @@ impl Output {
         })
     }
 
+    /// A message the client adds for the model on its own (the Brief turn-end reminder).
+    pub fn meta_user(&self, text: &str) -> Value {
+        json!({
+            "type": "user", "message": {"role": "user", "content": [{"type": "text", "text": text}]},
+            "parent_tool_use_id": null, "session_id": self.session_id, "uuid": uuid(), "timestamp": timestamp(),
+            "isMeta": true,
+        })
+    }
+
     pub fn permission_denied(&self, tool_name: &str, tool_use_id: &str, message: &str) -> Value {
         json!({"type": "system", "subtype": "permission_denied", "tool_name": tool_name, "tool_use_id": tool_use_id,
                "message": message, "uuid": uuid(), "session_id": self.session_id})

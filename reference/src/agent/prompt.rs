@@ -12,10 +12,15 @@ Every tool call gets a result; read it before deciding the next step. When the t
 answer with a short plain-text summary.";
 
 /// The `system` blocks of every main-loop request; the last carries the cache breakpoint.
-pub fn system_blocks(cwd: &str) -> Value {
+pub fn system_blocks(cwd: &str, brief: bool) -> Value {
+    let mut guidance = format!("{GUIDANCE}\nWorking directory: {cwd}");
+    if brief {
+        guidance.push_str("\n\n");
+        guidance.push_str(crate::brief::PROMPT_SECTION);
+    }
     json!([
         {"type": "text", "text": IDENTITY},
-        {"type": "text", "text": format!("{GUIDANCE}\nWorking directory: {cwd}"), "cache_control": {"type": "ephemeral"}},
+        {"type": "text", "text": guidance, "cache_control": {"type": "ephemeral"}},
     ])
 }
 

@@ -13,6 +13,7 @@ use super::events::{uuid, Format, Output};
 use super::prompt;
 use super::usage::Usage;
 use crate::api::{ApiError, Client};
+use crate::brief;
 use crate::context;
 use crate::limits;
 use crate::mcp::{self, McpRuntime, McpTool};
@@ -29,6 +30,9 @@ pub struct Config {
     pub max_turns: Option<u64>,
     pub base_url: String,
     pub api_key: Option<String>,
+    /// The claude.ai OAuth token (only without an API key): the Messages API's credential then,
+    /// and always the upload credential.
+    pub oauth_token: Option<String>,
     pub cwd: PathBuf,
     pub home: PathBuf,
     /// `--mcp-config` values (files or JSON) and `--strict-mcp-config`.
@@ -40,6 +44,8 @@ pub struct Config {
     pub offer: tools::Offer,
     /// `--plugin-dir` directories.
     pub plugin_dirs: Vec<PathBuf>,
+    /// Brief mode: on, asked for without entitlement, or off.
+    pub brief: brief::State,
 }
 
 /// Runs the session and returns the process exit status. MCP servers are started first (after
@@ -97,6 +103,7 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
     let client = Client::new(
         config.base_url.clone(),
         config.api_key.clone(),
+        config.oauth_token.clone(),
         config.session_id.clone(),
     );
     let catalog: Vec<&'static dyn Tool> = tools::builtin(config.offer);
@@ -116,7 +123,13 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
         skills: skills.clone(),
         follow_up: Vec::new(),
         lsp: crate::lsp::LspManager::new(&plugins),
+        brief: brief::Delivery::from_env(&config.base_url, config.oauth_token.clone()),
     };
+    let enforce_brief = brief::enforcement_on(
+        config.brief,
+        &catalog.iter().map(|t| t.name()).collect::<Vec<_>>(),
+        false,
+    );
     // LSP registers once a language server does: it is offered from the second request on.
     let catalog_with_lsp: Vec<&'static dyn Tool> = tools::builtin(tools::Offer {
         lsp: true,
@@ -199,6 +212,14 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
         usage.add(&answer.message);
         messages.push(answer.message.as_history());
         let tool_uses: Vec<Value> = answer.message.tool_uses().cloned().collect();
+        // Brief mode: a turn that ends without SendUserMessage gets one meta message and goes on.
+        if tool_uses.is_empty() && enforce_brief && !brief::turn_answered_or_reminded(&messages, 1)
+        {
+            let text = brief::turn_end_message();
+            out.event(&out.meta_user(&text));
+            messages.push(json!({"role": "user", "content": [{"type": "text", "text": text}]}));
+            continue;
+        }
         if tool_uses.is_empty() {
             let result = result_event(
                 &out,
@@ -338,7 +359,7 @@ fn request_body(
     json!({
         "model": config.model,
         "messages": messages,
-        "system": prompt::system_blocks(&config.cwd.display().to_string()),
+        "system": prompt::system_blocks(&config.cwd.display().to_string(), config.brief == brief::State::On),
         "tools": catalog
             .iter()
             .map(|t| tools::definition(*t))

@@ -15,6 +15,7 @@ pub struct Client {
     http: reqwest::Client,
     base_url: String,
     api_key: Option<String>,
+    oauth_token: Option<String>,
     pub max_retries: u32,
     pub session_id: String,
 }
@@ -35,7 +36,12 @@ pub struct Answer {
 }
 
 impl Client {
-    pub fn new(base_url: String, api_key: Option<String>, session_id: String) -> Self {
+    pub fn new(
+        base_url: String,
+        api_key: Option<String>,
+        oauth_token: Option<String>,
+        session_id: String,
+    ) -> Self {
         let max_retries = std::env::var("CLAUDE_CODE_MAX_RETRIES")
             .ok()
             .and_then(|v| v.parse().ok())
@@ -46,6 +52,7 @@ impl Client {
                 .expect("a client with default settings builds"),
             base_url: base_url.trim_end_matches('/').to_owned(),
             api_key,
+            oauth_token,
             max_retries,
             session_id,
         }
@@ -116,6 +123,10 @@ impl Client {
             .json(body);
         if let Some(key) = &self.api_key {
             request = request.header("x-api-key", key);
+        } else if let Some(token) = &self.oauth_token {
+            request = request
+                .bearer_auth(token)
+                .header("anthropic-beta", "oauth-2025-04-20");
         }
         request
     }

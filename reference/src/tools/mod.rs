@@ -11,6 +11,7 @@ mod persist;
 mod pipeline;
 mod read;
 pub mod schema;
+mod send_user_message;
 mod skill;
 mod todo;
 mod write;
@@ -58,6 +59,8 @@ pub struct ToolContext {
     pub follow_up: Vec<String>,
     /// Language servers from plugins, started on first use.
     pub lsp: crate::lsp::LspManager,
+    /// Where Brief attachments go and the gates on the way.
+    pub brief: crate::brief::Delivery,
 }
 
 impl ToolContext {
@@ -139,6 +142,8 @@ pub struct Offer {
     pub notebook: bool,
     /// LSP: registered once a language server is (from request 2 on, as in 2.1.235).
     pub lsp: bool,
+    /// SendUserMessage: Brief mode is on.
+    pub brief: bool,
 }
 
 /// The built-in tools in the order `tools[]` lists them (alphabetical, as the real binary does).
@@ -163,6 +168,9 @@ pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
     }
     if offer.lsp {
         tools.push(&lsp::Lsp);
+    }
+    if offer.brief {
+        tools.push(&send_user_message::SendUserMessage);
     }
     tools.sort_by_key(|t| t.name());
     tools

@@ -17,6 +17,14 @@ use crate::limits;
 /// Why an upload failed, named as the seed's reason table names it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum UploadFailure {
+    #[error("not_first_party")]
+    NotFirstParty,
+    #[error("essential_traffic")]
+    EssentialTraffic,
+    #[error("policy_cache_miss")]
+    PolicyCacheMiss,
+    #[error("policy_denied")]
+    PolicyDenied,
     #[error("too_large")]
     TooLarge,
     #[error("read_failed")]
@@ -29,16 +37,38 @@ pub enum UploadFailure {
     Http403,
     #[error("http_413")]
     Http413,
+    /// The status travels with the reason: the attachment's error names it.
     #[error("http_4xx")]
-    Http4xx,
+    Http4xx(u16),
     #[error("http_5xx")]
-    Http5xx,
+    Http5xx(u16),
     #[error("http_other")]
-    HttpOther,
+    HttpOther(u16),
     #[error("bad_response")]
     BadResponse,
     #[error("network_error")]
     NetworkError,
+    #[error("aborted")]
+    Aborted,
+}
+
+impl UploadFailure {
+    /// The `upload_error` an attachment carries for this failure.
+    pub fn upload_error(&self) -> String {
+        let status = match self {
+            UploadFailure::Http401 => Some(401),
+            UploadFailure::Http403 => Some(403),
+            UploadFailure::Http413 => Some(413),
+            UploadFailure::Http4xx(s) | UploadFailure::Http5xx(s) | UploadFailure::HttpOther(s) => {
+                Some(*s)
+            }
+            _ => None,
+        };
+        match status {
+            Some(code) => format!("upload failed: server returned {code}"),
+            None => format!("upload failed: {self}"),
+        }
+    }
 }
 
 pub struct Uploader {
@@ -112,10 +142,10 @@ impl Uploader {
             401 => Err(UploadFailure::Http401),
             403 => Err(UploadFailure::Http403),
             413 => Err(UploadFailure::Http413),
-            400..=499 => Err(UploadFailure::Http4xx),
-            500..=599 => Err(UploadFailure::Http5xx),
+            400..=499 => Err(UploadFailure::Http4xx(status)),
+            500..=599 => Err(UploadFailure::Http5xx(status)),
             // 200 and every other status: only 201 is a success.
-            _ => Err(UploadFailure::HttpOther),
+            _ => Err(UploadFailure::HttpOther(status)),
         }
     }
 }

@@ -45,7 +45,7 @@ async fn only_201_with_a_file_uuid_is_a_success() {
             .await;
     assert_eq!(
         plain_ok,
-        Err(UploadFailure::HttpOther),
+        Err(UploadFailure::HttpOther(200)),
         "200 is not accepted"
     );
 }
@@ -56,9 +56,9 @@ async fn statuses_map_to_their_reasons() {
         (401, UploadFailure::Http401),
         (403, UploadFailure::Http403),
         (413, UploadFailure::Http413),
-        (404, UploadFailure::Http4xx),
-        (503, UploadFailure::Http5xx),
-        (302, UploadFailure::HttpOther),
+        (404, UploadFailure::Http4xx(404)),
+        (503, UploadFailure::Http5xx(503)),
+        (302, UploadFailure::HttpOther(302)),
     ] {
         let (_, r) = answer(ResponseTemplate::new(status)).await;
         assert_eq!(r, Err(want), "status {status}");
@@ -185,25 +185,19 @@ proptest! {
 async fn the_mock_claude_ai_reads_what_the_client_sends() {
     use sha2::Digest;
     use stubs::claude_ai::{ClaudeAiMock, UploadAnswer};
-    let answers = [
-        (
-            "bad.txt".to_owned(),
-            UploadAnswer {
-                status: Some(201),
-                body: Some("not json".into()),
-                ..Default::default()
-            },
-        ),
-        (
-            "slow.txt".to_owned(),
-            UploadAnswer {
-                delay_ms: Some(1500),
-                ..Default::default()
-            },
-        ),
-    ]
-    .into_iter()
-    .collect();
+    let answers = vec![
+        UploadAnswer {
+            file: "bad.txt".into(),
+            status: Some(201),
+            body: Some("not json".into()),
+            ..Default::default()
+        },
+        UploadAnswer {
+            file: "slow.txt".into(),
+            delay_ms: Some(1500),
+            ..Default::default()
+        },
+    ];
     let mock = ClaudeAiMock::start(answers).await.unwrap();
     let dir = tempfile::tempdir().unwrap();
     let odd = file(&dir, "we\"ird\\ name.txt", &[7u8; 1024]);

@@ -1,0 +1,100 @@
+//! Delivering a message's attachments: the gates every upload passes before a byte is read
+//! (first-party provider, privacy, managed policy), then the one uploader, all attachments in
+//! parallel. A failure is written to its own attachment only; nothing is rolled back.
+
+use std::path::Path;
+
+use super::attachments::Attachment;
+use super::lane::{truthy, Lane, LaneInputs};
+use crate::upload::{UploadFailure, Uploader};
+
+/// The managed policy's answer for `allow_send_file`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SendFilePolicy {
+    Allowed,
+    Denied,
+    /// No cached policy to decide with: fail closed.
+    Unknown,
+}
+
+/// Everything an upload depends on, read once per session.
+#[derive(Debug, Clone)]
+pub struct Delivery {
+    pub lane: Lane,
+    /// The provider is Anthropic's own (not Bedrock, Vertex or Foundry).
+    pub first_party: bool,
+    /// Only essential traffic is allowed (`CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC`).
+    pub essential_traffic_only: bool,
+    pub policy: SendFilePolicy,
+    pub base_url: String,
+    /// The claude.ai OAuth token; an API key never stands in for it.
+    pub oauth_token: Option<String>,
+    /// Failed attachments can still be opened by a renderer on this machine.
+    pub renders_locally: bool,
+}
+
+impl Delivery {
+    pub fn from_env(base_url: &str, oauth_token: Option<String>) -> Self {
+        let on = |k: &str| std::env::var(k).is_ok_and(|v| truthy(&v));
+        let lane = super::lane::select(&LaneInputs::from_env());
+        Delivery {
+            lane,
+            first_party: ![
+                "CLAUDE_CODE_USE_BEDROCK",
+                "CLAUDE_CODE_USE_VERTEX",
+                "CLAUDE_CODE_USE_FOUNDRY",
+            ]
+            .iter()
+            .any(|k| on(k)),
+            essential_traffic_only: on("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"),
+            // Managed policy is not fetched by this agent; a test setting stands in for its cache.
+            policy: match std::env::var("CLAUDE_REFERENCE_SEND_FILE_POLICY").as_deref() {
+                Ok("deny") => SendFilePolicy::Denied,
+                Ok("unknown") => SendFilePolicy::Unknown,
+                _ => SendFilePolicy::Allowed,
+            },
+            base_url: base_url.to_owned(),
+            oauth_token,
+            renders_locally: false,
+        }
+    }
+
+    /// Uploads every attachment that needs it, in parallel, each result to its own attachment.
+    pub async fn deliver(&self, attachments: &mut [Attachment]) {
+        if !self.lane.uploads() {
+            return;
+        }
+        let uploader = Uploader::with_default_timeout(&self.base_url, self.oauth_token.clone());
+        let jobs = attachments
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.needs_upload())
+            .map(|(i, a)| {
+                let uploader = &uploader;
+                let path = a.path.clone();
+                async move { (i, self.upload(uploader, Path::new(&path)).await) }
+            })
+            .collect::<Vec<_>>();
+        for (i, outcome) in futures_util::future::join_all(jobs).await {
+            match outcome {
+                Ok(uuid) => attachments[i].file_uuid = Some(uuid),
+                Err(reason) => attachments[i].upload_error = Some(reason.upload_error()),
+            }
+        }
+    }
+
+    async fn upload(&self, uploader: &Uploader, path: &Path) -> Result<String, UploadFailure> {
+        if !self.first_party {
+            return Err(UploadFailure::NotFirstParty);
+        }
+        if self.essential_traffic_only {
+            return Err(UploadFailure::EssentialTraffic);
+        }
+        match self.policy {
+            SendFilePolicy::Allowed => {}
+            SendFilePolicy::Denied => return Err(UploadFailure::PolicyDenied),
+            SendFilePolicy::Unknown => return Err(UploadFailure::PolicyCacheMiss),
+        }
+        uploader.upload(path).await
+    }
+}

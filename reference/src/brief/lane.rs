@@ -1,0 +1,122 @@
+//! The upload lane: which host situation a Brief attachment is delivered from. A lane is a label
+//! for selection and telemetry, not a transport: every lane that uploads uses the one
+//! [`Uploader`](crate::upload::Uploader). `none` and `sdk_hosted_disabled` upload nothing.
+
+use std::fmt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lane {
+    Repl,
+    EnvBriefUpload,
+    EnvCcr,
+    EnvByoc,
+    SdkHosted,
+    SdkHostedDisabled,
+    None,
+}
+
+impl Lane {
+    pub fn uploads(self) -> bool {
+        !matches!(self, Lane::None | Lane::SdkHostedDisabled)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Lane::Repl => "repl",
+            Lane::EnvBriefUpload => "env_brief_upload",
+            Lane::EnvCcr => "env_ccr",
+            Lane::EnvByoc => "env_byoc",
+            Lane::SdkHosted => "sdk_hosted",
+            Lane::SdkHostedDisabled => "sdk_hosted_disabled",
+            Lane::None => "none",
+        }
+    }
+}
+
+impl fmt::Display for Lane {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The state a lane is chosen from.
+#[derive(Debug, Clone, Default)]
+pub struct LaneInputs {
+    /// A REPL bridge is connected (never in `-p`).
+    pub repl_bridge: bool,
+    /// `CLAUDE_CODE_BRIEF_UPLOAD`.
+    pub brief_upload_env: bool,
+    /// The remote environment type, when the session runs in one.
+    pub remote_environment: Option<String>,
+    /// A hosted SDK session, and whether its upload feature is on.
+    pub sdk_hosted: Option<bool>,
+}
+
+impl LaneInputs {
+    pub fn from_env() -> Self {
+        let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+        LaneInputs {
+            repl_bridge: false,
+            brief_upload_env: var("CLAUDE_CODE_BRIEF_UPLOAD").is_some_and(|v| truthy(&v)),
+            remote_environment: var("CLAUDE_CODE_REMOTE_ENVIRONMENT_TYPE"),
+            sdk_hosted: None,
+        }
+    }
+}
+
+/// The first lane whose condition holds, in the documented priority.
+pub fn select(inputs: &LaneInputs) -> Lane {
+    if inputs.repl_bridge {
+        return Lane::Repl;
+    }
+    if inputs.brief_upload_env {
+        return Lane::EnvBriefUpload;
+    }
+    match inputs.remote_environment.as_deref() {
+        Some("byoc") => return Lane::EnvByoc,
+        Some(_) => return Lane::EnvCcr,
+        None => {}
+    }
+    match inputs.sdk_hosted {
+        Some(true) => Lane::SdkHosted,
+        Some(false) => Lane::SdkHostedDisabled,
+        None => Lane::None,
+    }
+}
+
+/// An environment switch as the real CLI reads one: `1`, `true`, `yes`, `on`.
+pub fn truthy(v: &str) -> bool {
+    matches!(
+        v.trim().to_ascii_lowercase().as_str(),
+        "1" | "true" | "yes" | "on"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lanes_go_by_priority() {
+        let mut inputs = LaneInputs {
+            repl_bridge: true,
+            brief_upload_env: true,
+            remote_environment: Some("byoc".into()),
+            sdk_hosted: Some(true),
+        };
+        assert_eq!(select(&inputs), Lane::Repl);
+        inputs.repl_bridge = false;
+        assert_eq!(select(&inputs), Lane::EnvBriefUpload);
+        inputs.brief_upload_env = false;
+        assert_eq!(select(&inputs), Lane::EnvByoc);
+        inputs.remote_environment = Some("cloud".into());
+        assert_eq!(select(&inputs), Lane::EnvCcr);
+        inputs.remote_environment = None;
+        assert_eq!(select(&inputs), Lane::SdkHosted);
+        inputs.sdk_hosted = Some(false);
+        assert_eq!(select(&inputs), Lane::SdkHostedDisabled);
+        assert!(!Lane::SdkHostedDisabled.uploads() && !Lane::None.uploads());
+        inputs.sdk_hosted = None;
+        assert_eq!(select(&inputs), Lane::None);
+    }
+}

@@ -1,0 +1,105 @@
+//! Brief mode (seed 001): the model reaches the user through the SendUserMessage tool; plain
+//! assistant text stays in the transcript only. This module decides whether the mode is on
+//! (entitlement, then enable), supplies its system prompt section, the turn-end enforcement, and
+//! the attachment path: validation, lanes, gates, the one uploader, the result texts.
+
+pub mod attachments;
+pub mod deliver;
+pub mod lane;
+pub mod result;
+
+use std::path::Path;
+
+use serde_json::Value;
+
+pub use deliver::Delivery;
+use lane::truthy;
+
+/// The tool's canonical name.
+pub const TOOL: &str = "SendUserMessage";
+/// Its legacy name: a turn that called it also counts as having answered.
+pub const LEGACY_TOOL: &str = "Brief";
+
+/// The meta message of the turn-end enforcement; the sentence is the real binary's (a check names
+/// it), the advice after it is ours.
+pub const TURN_END_SENTINEL: &str = "You ended the turn without calling SendUserMessage.";
+const TURN_END_ADVICE: &str = "Your plain text is not shown to the user. If there is something \
+worth telling them, call SendUserMessage now; if there truly is nothing, you may end the turn.";
+
+/// How Brief mode came to be on, or why it is off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    Off,
+    /// Asked for (flag, environment or `defaultView`) without an entitlement.
+    Gated,
+    On,
+}
+
+/// Entitlement, then enable, as seed 001 separates them: `CLAUDE_CODE_BRIEF` entitles and enables;
+/// `--brief` and `defaultView: "chat"` enable only an entitled account.
+pub fn state(flag: bool, home: &Path, cwd: &Path) -> State {
+    let env = std::env::var("CLAUDE_CODE_BRIEF").is_ok_and(|v| truthy(&v));
+    let entitled = env || account_entitled(home);
+    let asked = flag || env || default_view_chat(home, cwd);
+    match (asked, entitled) {
+        (false, _) => State::Off,
+        (true, false) => State::Gated,
+        (true, true) => State::On,
+    }
+}
+
+/// The account's dynamic entitlement as last cached (`tengu_kairos_brief`).
+fn account_entitled(home: &Path) -> bool {
+    read_json(&home.join(".claude.json"))
+        .is_some_and(|v| v["cachedGrowthBookFeatures"]["tengu_kairos_brief"] == true)
+}
+
+fn default_view_chat(home: &Path, cwd: &Path) -> bool {
+    [
+        home.join(".claude/settings.json"),
+        cwd.join(".claude/settings.json"),
+        cwd.join(".claude/settings.local.json"),
+    ]
+    .iter()
+    .filter_map(|p| read_json(p))
+    .any(|v| v["defaultView"] == "chat")
+}
+
+fn read_json(path: &Path) -> Option<Value> {
+    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+}
+
+/// The system prompt section of Brief mode, in our own words.
+pub const PROMPT_SECTION: &str = "\
+# Talking to the user
+The user reads only what you send with the SendUserMessage tool; your plain text stays in the \
+detailed transcript. Answer every user message through it, greetings included. When you need to \
+look something up first, send a one-line acknowledgement, do the work, then send the result. On \
+long tasks send a checkpoint only when there is something new to say. Use status \"proactive\" \
+for news the user did not ask for (a finished task, a blocker) and \"normal\" for replies.";
+
+/// Whether the turn-end enforcement applies to this session at all.
+pub fn enforcement_on(brief: State, offered_tools: &[&str], subagent: bool) -> bool {
+    brief == State::On
+        && !std::env::var("DISABLE_BRIEF_MODE_STOP_HOOK").is_ok_and(|v| truthy(&v))
+        && !subagent
+        && offered_tools.contains(&TOOL)
+}
+
+/// The meta user message the enforcement injects.
+pub fn turn_end_message() -> String {
+    format!("{TURN_END_SENTINEL}\n\n{TURN_END_ADVICE}")
+}
+
+/// Whether `messages` after index `since` (the turn's start) called the tool or already carry the
+/// sentinel: either way the enforcement stays quiet.
+pub fn turn_answered_or_reminded(messages: &[Value], since: usize) -> bool {
+    messages.iter().skip(since).any(|m| {
+        m["content"].as_array().into_iter().flatten().any(|b| {
+            (b["type"] == "tool_use" && (b["name"] == TOOL || b["name"] == LEGACY_TOOL))
+                || b["text"]
+                    .as_str()
+                    .is_some_and(|t| t.starts_with(TURN_END_SENTINEL))
+        })
+    })
+}
