@@ -365,7 +365,16 @@ fn uploads(run: &RunOutcome, out: &mut String) {
             .map(|u| {
                 let boundary = u.boundary.as_deref().map(|b| {
                     let b = UUID.replace_all(b, "{uuid}");
-                    RANDOM.replace_all(&b, "{random}").into_owned()
+                    // Only runs with a digit: a fixed word such as `FormBoundary` stays readable.
+                    RANDOM
+                        .replace_all(&b, |c: &regex::Captures| {
+                            if c[0].bytes().any(|b| b.is_ascii_digit()) {
+                                "{random}".to_owned()
+                            } else {
+                                c[0].to_owned()
+                            }
+                        })
+                        .into_owned()
                 });
                 format!(
                 "upload {} → {}: {} bytes, part {}, type {}, boundary {}, content-length {}{}{}",

@@ -90,21 +90,13 @@ impl Output {
         })
     }
 
-    /// Context the client adds to the conversation itself (a launched skill's body).
+    /// Context the client adds to the conversation itself (a launched skill's body, the Brief
+    /// turn-end reminder).
     pub fn synthetic_user(&self, text: &str) -> Value {
         json!({
             "type": "user", "message": {"role": "user", "content": [{"type": "text", "text": text}]},
             "parent_tool_use_id": null, "session_id": self.session_id, "uuid": uuid(), "timestamp": timestamp(),
             "isSynthetic": true,
-        })
-    }
-
-    /// A message the client adds for the model on its own (the Brief turn-end reminder).
-    pub fn meta_user(&self, text: &str) -> Value {
-        json!({
-            "type": "user", "message": {"role": "user", "content": [{"type": "text", "text": text}]},
-            "parent_tool_use_id": null, "session_id": self.session_id, "uuid": uuid(), "timestamp": timestamp(),
-            "isMeta": true,
         })
     }
 

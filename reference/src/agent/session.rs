@@ -163,6 +163,9 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
         memory_dir.as_deref(),
     );
     init["mcp_servers"] = json!(mcp.statuses());
+    if config.api_key.is_none() {
+        init["apiKeySource"] = json!("none");
+    }
     out.event(&init);
 
     let mut first = Vec::new();
@@ -216,7 +219,7 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
         if tool_uses.is_empty() && enforce_brief && !brief::turn_answered_or_reminded(&messages, 1)
         {
             let text = brief::turn_end_message();
-            out.event(&out.meta_user(&text));
+            out.event(&out.synthetic_user(&text));
             messages.push(json!({"role": "user", "content": [{"type": "text", "text": text}]}));
             continue;
         }

@@ -80,12 +80,17 @@ fn pre_uploaded(object: &Value) -> Attachment {
 pub fn validate_path(raw: &str, cwd: &Path) -> Result<Attachment, String> {
     if is_url(raw) {
         return Err(format!(
-            "Attachment \"{raw}\" looks like a URL. Only files on the local filesystem can be attached."
+            "Attachment \"{raw}\" looks like a URL, not a local file path. This tool can only send files that exist on the local filesystem — download or write the content to a local file first, then pass that path."
         ));
     }
-    if is_network_path(raw) {
+    if is_unc(raw) {
         return Err(format!(
-            "Attachment \"{raw}\" is a network path. Only files on the local filesystem can be attached."
+            "Attachment \"{raw}\" is a UNC network path, which is not supported."
+        ));
+    }
+    if is_net_autofs(raw) {
+        return Err(format!(
+            "Attachment \"{raw}\" is a /net autofs -hosts path, which is not supported."
         ));
     }
     let path = resolve(raw, cwd);
@@ -98,7 +103,7 @@ pub fn validate_path(raw: &str, cwd: &Path) -> Result<Attachment, String> {
                 cwd.display()
             );
             if let Some(better) = suggest(raw, cwd) {
-                message.push_str(&format!(" Did you mean \"{}\"?", better.display()));
+                message.push_str(&format!(" Did you mean \"{better}\"?"));
             }
             return Err(message);
         }
@@ -133,9 +138,14 @@ fn is_url(raw: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
 }
 
-/// UNC (`\\server\share`, `//server/share`) and autofs `/net/host/…` paths.
-pub fn is_network_path(raw: &str) -> bool {
-    raw.starts_with("\\\\") || raw.starts_with("//") || raw == "/net" || raw.starts_with("/net/")
+/// UNC paths: `\\server\share` and `//server/share`.
+pub fn is_unc(raw: &str) -> bool {
+    raw.starts_with("\\\\") || raw.starts_with("//")
+}
+
+/// autofs `-hosts` paths under `/net`.
+pub fn is_net_autofs(raw: &str) -> bool {
+    raw == "/net" || raw.starts_with("/net/")
 }
 
 fn resolve(raw: &str, cwd: &Path) -> PathBuf {
@@ -148,47 +158,11 @@ fn resolve(raw: &str, cwd: &Path) -> PathBuf {
 }
 
 /// A path that exists for a missing one: the same path with a repeated cwd prefix removed (`work/x`
-/// run from `/…/work`), else a file of the same directory whose name is closest.
-fn suggest(raw: &str, cwd: &Path) -> Option<PathBuf> {
-    if let Some(name) = cwd.file_name().and_then(|n| n.to_str()) {
-        if let Some(rest) = raw.strip_prefix(&format!("{name}/")) {
-            let candidate = cwd.join(rest);
-            if candidate.exists() {
-                return Some(candidate);
-            }
-        }
-    }
-    let path = resolve(raw, cwd);
-    let wanted = path.file_name()?.to_str()?;
-    let dir = path.parent()?;
-    std::fs::read_dir(dir)
-        .ok()?
-        .filter_map(Result::ok)
-        .filter_map(|e| {
-            let name = e.file_name().into_string().ok()?;
-            let d = distance(wanted, &name);
-            (d <= wanted.chars().count() / 3 + 1).then_some((d, name))
-        })
-        .min()
-        .map(|(_, name)| dir.join(name))
-}
-
-/// Levenshtein distance over chars.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != *cb));
-            diagonal = above;
-        }
-    }
-    row[b.len()]
+/// run from `/…/work`), relative to cwd as the model wrote it.
+fn suggest(raw: &str, cwd: &Path) -> Option<String> {
+    let name = cwd.file_name()?.to_str()?;
+    let rest = raw.strip_prefix(&format!("{name}/"))?;
+    cwd.join(rest).exists().then(|| rest.to_owned())
 }
 
 /// The metadata table: wider than the upload's (images, video, audio, PDF, Office, Markdown,
@@ -238,32 +212,26 @@ mod tests {
         ] {
             assert!(is_url(raw), "{raw}");
         }
-        for raw in [
-            "\\\\server\\share\\a.pdf",
-            "//server/share/a.pdf",
-            "/net/host/a",
-        ] {
-            assert!(is_network_path(raw), "{raw}");
+        for raw in ["\\\\server\\share\\a.pdf", "//server/share/a.pdf"] {
+            assert!(is_unc(raw), "{raw}");
         }
-        for raw in ["a.pdf", "/network/a", "dir/x://y"] {
-            assert!(
-                !is_network_path(raw) && (raw == "dir/x://y" || !is_url(raw)),
-                "{raw}"
-            );
+        assert!(is_net_autofs("/net/host/a"));
+        for raw in ["a.pdf", "/network/a", "/srv/x"] {
+            assert!(!is_unc(raw) && !is_net_autofs(raw) && !is_url(raw), "{raw}");
         }
     }
 
     #[test]
-    fn a_missing_path_gets_a_suggestion() {
+    fn a_repeated_cwd_prefix_gets_a_suggestion() {
         let dir = tempfile::tempdir().unwrap();
         let cwd = dir.path().join("work");
-        std::fs::create_dir_all(&cwd).unwrap();
-        std::fs::write(cwd.join("report.pdf"), b"x").unwrap();
-        assert_eq!(suggest("reprot.pdf", &cwd), Some(cwd.join("report.pdf")));
+        std::fs::create_dir_all(cwd.join("out")).unwrap();
+        std::fs::write(cwd.join("out/report.pdf"), b"x").unwrap();
         assert_eq!(
-            suggest("work/report.pdf", &cwd),
-            Some(cwd.join("report.pdf"))
+            suggest("work/out/report.pdf", &cwd).as_deref(),
+            Some("out/report.pdf")
         );
-        assert_eq!(suggest("entirely-else.bin", &cwd), None);
+        assert_eq!(suggest("out/reprot.pdf", &cwd), None);
+        assert_eq!(suggest("work/out/gone.pdf", &cwd), None);
     }
 }

@@ -29,16 +29,22 @@ pub fn tool_result(attachments: &[Attachment], rendered_locally: bool) -> (Strin
             )
         })
         .collect();
-    let n = count(failed.len(), "");
-    let n = n.trim_end();
+    let (n, the) = if failed.len() == 1 {
+        ("1 attachment".to_owned(), "the attachment")
+    } else {
+        (format!("{} attachments", failed.len()), "the attachments")
+    };
+    let verb = |one: &'static str, many: &'static str| if failed.len() == 1 { one } else { many };
     if rendered_locally {
         text.push_str(&format!(
-            "\n{n} NOT delivered to Remote Control (phone/web) viewers — only visible in the desktop app on this machine:{lines}\nTell the user the attachment is only visible in the desktop app, and why."
+            "\n{n} NOT delivered to Remote Control (phone/web) viewers — only visible in the desktop app on this machine:{lines}\nTell the user {the} {} only visible in the desktop app, and why.",
+            verb("is", "are")
         ));
         (text, false)
     } else {
         text.push_str(&format!(
-            "\n{n} NOT delivered:{lines}\nTell the user which attachments were not delivered, and why."
+            "\n{n} could NOT be delivered:{lines}\nTell the user {the} {} not delivered and why.",
+            verb("was", "were")
         ));
         (text, true)
     }

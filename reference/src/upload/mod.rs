@@ -14,7 +14,8 @@ pub use multipart::{content_disposition_filename, upload_mime, Multipart};
 
 use crate::limits;
 
-/// Why an upload failed, named as the seed's reason table names it.
+/// Why an upload failed, named as the seed's reason table names it (`Display`); the text an
+/// attachment carries is [`upload_error`](Self::upload_error).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum UploadFailure {
     #[error("not_first_party")]
@@ -25,8 +26,9 @@ pub enum UploadFailure {
     PolicyCacheMiss,
     #[error("policy_denied")]
     PolicyDenied,
+    /// The size found (on stat or in the buffer).
     #[error("too_large")]
-    TooLarge,
+    TooLarge(u64),
     #[error("read_failed")]
     ReadFailed,
     #[error("no_token")]
@@ -46,33 +48,54 @@ pub enum UploadFailure {
     HttpOther(u16),
     #[error("bad_response")]
     BadResponse,
+    /// What went wrong on the wire, in the words the attachment's error uses.
     #[error("network_error")]
-    NetworkError,
+    NetworkError(String),
     #[error("aborted")]
     Aborted,
 }
 
 impl UploadFailure {
-    /// The `upload_error` an attachment carries for this failure.
+    /// The `upload_error` an attachment carries for this failure; the texts 2.1.235 writes.
     pub fn upload_error(&self) -> String {
-        let status = match self {
-            UploadFailure::Http401 => Some(401),
-            UploadFailure::Http403 => Some(403),
-            UploadFailure::Http413 => Some(413),
+        let mib = |bytes: u64| bytes as f64 / 1_048_576.0;
+        match self {
+            UploadFailure::Http401 => "upload failed: server returned 401".into(),
+            UploadFailure::Http403 => "upload failed: server returned 403".into(),
+            UploadFailure::Http413 => "upload failed: server returned 413".into(),
             UploadFailure::Http4xx(s) | UploadFailure::Http5xx(s) | UploadFailure::HttpOther(s) => {
-                Some(*s)
+                format!("upload failed: server returned {s}")
             }
-            _ => None,
-        };
-        match status {
-            Some(code) => format!("upload failed: server returned {code}"),
-            None => format!("upload failed: {self}"),
+            UploadFailure::BadResponse => "upload failed: unexpected server response".into(),
+            UploadFailure::NetworkError(what) => format!("upload failed: network error ({what})"),
+            UploadFailure::NoToken => "upload failed: no OAuth token available".into(),
+            UploadFailure::EssentialTraffic => "upload disabled: uploading file contents to Anthropic servers is not permitted under this privacy configuration".into(),
+            UploadFailure::TooLarge(size) => format!(
+                "{:.1} MiB exceeds the {} MiB upload limit",
+                mib(*size),
+                mib(limits::UPLOAD_MAX_SIZE.get())
+            ),
+            other => format!("upload failed: {other}"),
         }
     }
 }
 
+/// A transport failure in the words of the HTTP client 2.1.235 uses, where one maps.
+fn network_error(e: &reqwest::Error, timeout: Duration) -> UploadFailure {
+    let what = if e.is_timeout() {
+        format!("timeout of {}ms exceeded", timeout.as_millis())
+    } else if e.is_request() || e.is_body() || e.is_decode() {
+        // The connection closed before a whole response arrived.
+        "socket hang up".to_owned()
+    } else {
+        e.to_string()
+    };
+    UploadFailure::NetworkError(what)
+}
+
 pub struct Uploader {
     client: reqwest::Client,
+    timeout: Duration,
     base_url: String,
     token: Option<String>,
 }
@@ -85,6 +108,7 @@ impl Uploader {
                 .timeout(timeout)
                 .build()
                 .unwrap_or_default(),
+            timeout,
             base_url: base_url.trim_end_matches('/').to_owned(),
             token,
         }
@@ -101,11 +125,11 @@ impl Uploader {
         let cap = limits::UPLOAD_MAX_SIZE.get();
         let meta = std::fs::metadata(path).map_err(|_| UploadFailure::ReadFailed)?;
         if meta.len() > cap {
-            return Err(UploadFailure::TooLarge);
+            return Err(UploadFailure::TooLarge(meta.len()));
         }
         let bytes = std::fs::read(path).map_err(|_| UploadFailure::ReadFailed)?;
         if bytes.len() as u64 > cap {
-            return Err(UploadFailure::TooLarge);
+            return Err(UploadFailure::TooLarge(bytes.len() as u64));
         }
         let token = self.token.as_deref().ok_or(UploadFailure::NoToken)?;
         let name = path
@@ -128,12 +152,12 @@ impl Uploader {
             )))
             .send()
             .await
-            .map_err(|_| UploadFailure::NetworkError)?;
+            .map_err(|e| network_error(&e, self.timeout))?;
         let status = response.status().as_u16();
         let text = response
             .bytes()
             .await
-            .map_err(|_| UploadFailure::NetworkError)?;
+            .map_err(|e| network_error(&e, self.timeout))?;
         match status {
             201 => serde_json::from_slice::<Value>(&text)
                 .ok()

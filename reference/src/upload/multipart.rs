@@ -15,7 +15,8 @@ pub struct Multipart {
 
 impl Multipart {
     pub fn new(filename: &str, mime: &str, file: Vec<u8>) -> Self {
-        let boundary = uuid::Uuid::new_v4().to_string();
+        // A random UUID behind the prefix 2.1.235 uses.
+        let boundary = format!("----FormBoundary{}", uuid::Uuid::new_v4());
         let head = format!(
             "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{}\"\r\nContent-Type: {mime}\r\n\r\n",
             content_disposition_filename(filename)

@@ -68,7 +68,12 @@ async fn statuses_map_to_their_reasons() {
 #[tokio::test]
 async fn a_server_slower_than_the_timeout_is_a_network_error() {
     let (_, r) = answer(ResponseTemplate::new(201).set_delay(Duration::from_secs(2))).await;
-    assert_eq!(r, Err(UploadFailure::NetworkError));
+    let failure = r.unwrap_err();
+    assert_eq!(failure.to_string(), "network_error");
+    assert_eq!(
+        failure.upload_error(),
+        "upload failed: network error (timeout of 500ms exceeded)"
+    );
 }
 
 #[tokio::test]
@@ -99,8 +104,11 @@ async fn the_request_is_one_part_with_bearer_boundary_and_length() {
     let boundary = ct
         .strip_prefix("multipart/form-data; boundary=")
         .expect("multipart");
+    // 2.1.235's prefix, then the random UUID.
     assert!(
-        uuid::Uuid::parse_str(boundary).is_ok(),
+        boundary
+            .strip_prefix("----FormBoundary")
+            .is_some_and(|u| uuid::Uuid::parse_str(u).is_ok()),
         "a random-UUID boundary: {boundary}"
     );
     let len: usize = req
@@ -142,7 +150,11 @@ async fn local_failures_send_nothing() {
     let too_large = Uploader::with_default_timeout(&server.uri(), Some("t".into()))
         .upload(&big)
         .await;
-    assert_eq!(too_large, Err(UploadFailure::TooLarge));
+    assert_eq!(too_large, Err(UploadFailure::TooLarge(31_457_281)));
+    assert_eq!(
+        UploadFailure::TooLarge(31_457_281).upload_error(),
+        "30.0 MiB exceeds the 30 MiB upload limit"
+    );
     let missing = Uploader::with_default_timeout(&server.uri(), Some("t".into()))
         .upload(&dir.path().join("gone.txt"))
         .await;
@@ -214,7 +226,9 @@ async fn the_mock_claude_ai_reads_what_the_client_sends() {
     );
     assert_eq!(
         up.upload(&file(&dir, "slow.txt", b"s")).await,
-        Err(UploadFailure::NetworkError)
+        Err(UploadFailure::NetworkError(
+            "timeout of 500ms exceeded".into()
+        ))
     );
     let seen = mock.uploads();
     assert_eq!(seen[0].filename.as_deref(), Some("we\"ird\\ name.txt"));

@@ -177,8 +177,19 @@ fn respond(
             (RequestKind::Main(n), response)
         }
         Classified::Side(why) => {
+            // A structured request gets JSON its schema accepts (one string per required key).
+            let text = match json.pointer("/output_config/format/schema/required") {
+                Some(Value::Array(keys)) => Value::Object(
+                    keys.iter()
+                        .filter_map(Value::as_str)
+                        .map(|k| (k.to_owned(), Value::String("side answer".into())))
+                        .collect(),
+                )
+                .to_string(),
+                _ => "side answer".into(),
+            };
             let turn = Turn {
-                text: Some("side answer".into()),
+                text: Some(text),
                 ..Default::default()
             };
             (
@@ -230,6 +241,11 @@ fn classify(method: &Method, path: &str, body: &Value, main_model: &str) -> Clas
     }
     if path != "/v1/messages" {
         return Classified::Side(path.trim_start_matches("/v1/messages/").to_owned());
+    }
+    // A structured-output request (the session title the real binary asks for when nonessential
+    // traffic is allowed) is a helper even on the main model.
+    if body.pointer("/output_config/format").is_some() {
+        return Classified::Side("structured output".into());
     }
     match body.get("model").and_then(Value::as_str) {
         Some(model) if model == main_model => Classified::Main,
