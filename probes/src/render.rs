@@ -17,7 +17,7 @@ const TOOL: &str = "SendUserMessage";
 /// many messages the view hid.
 pub fn brief_view(stdout: &str) -> String {
     let events = wire::stdout_events(stdout);
-    let names = tool_names(&events);
+    let calls = tool_calls(&events);
     let mut out = String::new();
     let mut hidden = 0;
     for event in &events {
@@ -31,19 +31,19 @@ pub fn brief_view(stdout: &str) -> String {
             }
             Some("user") => {
                 let result = &event["tool_use_result"];
-                let answers_tool = wire::blocks(&event["message"]).iter().any(|b| {
-                    b["tool_use_id"]
-                        .as_str()
-                        .is_some_and(|id| names.get(id).map(String::as_str) == Some(TOOL))
-                });
+                let call = wire::blocks(&event["message"])
+                    .iter()
+                    .filter_map(|b| calls.get(b["tool_use_id"].as_str()?))
+                    .find(|c| c["name"] == TOOL)
+                    .copied();
                 // A refused call (its result is an error text) delivered nothing.
-                if !answers_tool || !result.is_object() {
+                let Some(call) = call.filter(|_| result.is_object()) else {
                     continue;
-                }
+                };
                 if !out.is_empty() {
                     out.push('\n');
                 }
-                let label = if result["status"] == "proactive" {
+                let label = if call["input"]["status"] == "proactive" {
                     "Claude (proactive)"
                 } else {
                     "Claude"
@@ -97,7 +97,10 @@ pub fn transcript(stdout: &str) -> String {
             Some("assistant") => {
                 for b in blocks {
                     match b["type"].as_str() {
-                        Some("text") => {
+                        // An empty text block is no message, in either view.
+                        Some("text")
+                            if b["text"].as_str().is_some_and(|t| !t.trim().is_empty()) =>
+                        {
                             entry(&mut out, "Claude: ", b["text"].as_str().unwrap_or(""))
                         }
                         Some("tool_use") => writeln!(
@@ -145,14 +148,14 @@ fn entry(out: &mut String, head: &str, text: &str) {
     }
 }
 
-/// tool_use id → tool name, from the assistant events.
-fn tool_names(events: &[Value]) -> BTreeMap<String, String> {
+/// tool_use id → its block (name and input), from the assistant events.
+fn tool_calls(events: &[Value]) -> BTreeMap<&str, &Value> {
     events
         .iter()
         .filter(|e| e["type"] == "assistant")
         .flat_map(|e| wire::blocks(&e["message"]))
         .filter(|b| b["type"] == "tool_use")
-        .filter_map(|b| Some((b["id"].as_str()?.to_owned(), b["name"].as_str()?.to_owned())))
+        .filter_map(|b| Some((b["id"].as_str()?, b)))
         .collect()
 }
 

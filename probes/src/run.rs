@@ -28,6 +28,7 @@ const SECRET_ENV: &[&str] = &[
     "CLAUDE_CODE_OAUTH_TOKEN",
     "ANTHROPIC_AUTH_TOKEN",
     "CLAUDE_CODE_SESSION_ACCESS_TOKEN",
+    "ANTHROPIC_FOUNDRY_API_KEY",
 ];
 
 /// How long a fake MCP server may take to finish exiting after the target did.
@@ -162,7 +163,11 @@ pub async fn run_scenario(
     // As root the real binary refuses the permission-bypass flags without it.
     env.insert("IS_SANDBOX".into(), "1".into());
     for (k, v) in &scenario.env {
-        env.insert(k.clone(), places.expand(v));
+        // `{base_url}`: the stubs' address, for settings that name it under another variable.
+        env.insert(
+            k.clone(),
+            places.expand(v).replace("{base_url}", &stub.base_url()),
+        );
     }
     // An empty value in a scenario unsets a default (e.g. no API key for an OAuth run).
     env.retain(|_, v| !v.is_empty());

@@ -33,20 +33,31 @@ pub struct Delivery {
     pub renders_locally: bool,
 }
 
+/// Providers other than Anthropic's own API, by the switch that selects each.
+const OTHER_PROVIDERS: &[&str] = &[
+    "CLAUDE_CODE_USE_BEDROCK",
+    "CLAUDE_CODE_USE_FOUNDRY",
+    "CLAUDE_CODE_USE_ANTHROPIC_AWS",
+    "CLAUDE_CODE_USE_ANTHROPIC_GOOGLE_CLOUD",
+    "CLAUDE_CODE_USE_MANTLE",
+    "CLAUDE_CODE_USE_VERTEX",
+];
+
+/// Entrypoints whose desktop app can open a local file the upload failed to deliver.
+const DESKTOP_ENTRYPOINTS: &[&str] = &["claude-desktop", "claude-desktop-3p", "local-agent"];
+
 impl Delivery {
     pub fn from_env(base_url: &str, oauth_token: Option<String>) -> Self {
         let on = |k: &str| std::env::var(k).is_ok_and(|v| truthy(&v));
         let lane = super::lane::select(&LaneInputs::from_env());
+        let desktop = std::env::var("CLAUDE_CODE_ENTRYPOINT")
+            .is_ok_and(|e| DESKTOP_ENTRYPOINTS.contains(&e.as_str()));
         Delivery {
             lane,
-            first_party: ![
-                "CLAUDE_CODE_USE_BEDROCK",
-                "CLAUDE_CODE_USE_VERTEX",
-                "CLAUDE_CODE_USE_FOUNDRY",
-            ]
-            .iter()
-            .any(|k| on(k)),
-            essential_traffic_only: on("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"),
+            first_party: !OTHER_PROVIDERS.iter().any(|k| on(k)),
+            // Any value counts, as 2.1.235 tests the variable (even `0`).
+            essential_traffic_only: std::env::var("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC")
+                .is_ok_and(|v| !v.is_empty()),
             // Managed policy is not fetched by this agent; a test setting stands in for its cache.
             policy: match std::env::var("CLAUDE_REFERENCE_SEND_FILE_POLICY").as_deref() {
                 Ok("deny") => SendFilePolicy::Denied,
@@ -55,7 +66,7 @@ impl Delivery {
             },
             base_url: base_url.to_owned(),
             oauth_token,
-            renders_locally: false,
+            renders_locally: lane == Lane::SdkHosted && desktop,
         }
     }
 

@@ -42,24 +42,36 @@ impl fmt::Display for Lane {
 /// The state a lane is chosen from.
 #[derive(Debug, Clone, Default)]
 pub struct LaneInputs {
-    /// A REPL bridge is connected (never in `-p`).
+    /// A REPL bridge is connected (never in `-p` on its own).
     pub repl_bridge: bool,
     /// `CLAUDE_CODE_BRIEF_UPLOAD`.
     pub brief_upload_env: bool,
-    /// The remote environment type, when the session runs in one.
-    pub remote_environment: Option<String>,
-    /// A hosted SDK session, and whether its upload feature is on.
+    /// `CLAUDE_CODE_REMOTE_ENVIRONMENT_TYPE` is set: a remote (CCR) environment.
+    pub remote_environment: bool,
+    /// `CLAUDE_CODE_REMOTE`: a remote, bring-your-own-compute session.
+    pub remote: bool,
+    /// A hosted SDK session with its bridge active, and whether its upload feature is on.
     pub sdk_hosted: Option<bool>,
 }
+
+/// The host state the real binary gets from its embedding (a REPL bridge, a hosted SDK handle)
+/// cannot be set from the command line; this agent reads it from an explicit test setting.
+pub const HOST_SETTING: &str = "CLAUDE_REFERENCE_HOST";
 
 impl LaneInputs {
     pub fn from_env() -> Self {
         let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+        let host = var(HOST_SETTING);
         LaneInputs {
-            repl_bridge: false,
+            repl_bridge: host.as_deref() == Some("repl-bridge"),
             brief_upload_env: var("CLAUDE_CODE_BRIEF_UPLOAD").is_some_and(|v| truthy(&v)),
-            remote_environment: var("CLAUDE_CODE_REMOTE_ENVIRONMENT_TYPE"),
-            sdk_hosted: None,
+            remote_environment: var("CLAUDE_CODE_REMOTE_ENVIRONMENT_TYPE").is_some(),
+            remote: var("CLAUDE_CODE_REMOTE").is_some_and(|v| truthy(&v)),
+            sdk_hosted: match host.as_deref() {
+                Some("sdk-hosted") => Some(true),
+                Some("sdk-hosted-disabled") => Some(false),
+                _ => None,
+            },
         }
     }
 }
@@ -67,20 +79,19 @@ impl LaneInputs {
 /// The first lane whose condition holds, in the documented priority.
 pub fn select(inputs: &LaneInputs) -> Lane {
     if inputs.repl_bridge {
-        return Lane::Repl;
-    }
-    if inputs.brief_upload_env {
-        return Lane::EnvBriefUpload;
-    }
-    match inputs.remote_environment.as_deref() {
-        Some("byoc") => return Lane::EnvByoc,
-        Some(_) => return Lane::EnvCcr,
-        None => {}
-    }
-    match inputs.sdk_hosted {
-        Some(true) => Lane::SdkHosted,
-        Some(false) => Lane::SdkHostedDisabled,
-        None => Lane::None,
+        Lane::Repl
+    } else if inputs.brief_upload_env {
+        Lane::EnvBriefUpload
+    } else if inputs.remote_environment {
+        Lane::EnvCcr
+    } else if inputs.remote {
+        Lane::EnvByoc
+    } else {
+        match inputs.sdk_hosted {
+            Some(true) => Lane::SdkHosted,
+            Some(false) => Lane::SdkHostedDisabled,
+            None => Lane::None,
+        }
     }
 }
 
@@ -101,17 +112,18 @@ mod tests {
         let mut inputs = LaneInputs {
             repl_bridge: true,
             brief_upload_env: true,
-            remote_environment: Some("byoc".into()),
+            remote_environment: true,
+            remote: true,
             sdk_hosted: Some(true),
         };
         assert_eq!(select(&inputs), Lane::Repl);
         inputs.repl_bridge = false;
         assert_eq!(select(&inputs), Lane::EnvBriefUpload);
         inputs.brief_upload_env = false;
-        assert_eq!(select(&inputs), Lane::EnvByoc);
-        inputs.remote_environment = Some("cloud".into());
         assert_eq!(select(&inputs), Lane::EnvCcr);
-        inputs.remote_environment = None;
+        inputs.remote_environment = false;
+        assert_eq!(select(&inputs), Lane::EnvByoc);
+        inputs.remote = false;
         assert_eq!(select(&inputs), Lane::SdkHosted);
         inputs.sdk_hosted = Some(false);
         assert_eq!(select(&inputs), Lane::SdkHostedDisabled);

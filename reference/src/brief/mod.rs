@@ -88,7 +88,7 @@ pub fn enforcement_on(brief: State, offered_tools: &[&str], subagent: bool) -> b
 
 /// The meta user message the enforcement injects.
 pub fn turn_end_message() -> String {
-    format!("{TURN_END_SENTINEL}\n\n{TURN_END_ADVICE}")
+    format!("{TURN_END_SENTINEL} {TURN_END_ADVICE}")
 }
 
 /// Whether `messages` after index `since` (the turn's start) called the tool or already carry the

@@ -69,7 +69,6 @@ mod tests {
             path_validated: true,
             file_uuid: error.is_none().then(|| "f".to_owned()),
             upload_error: error.map(str::to_owned),
-            uploaded: None,
         }
     }
 

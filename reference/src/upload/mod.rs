@@ -29,8 +29,9 @@ pub enum UploadFailure {
     /// The size found (on stat or in the buffer).
     #[error("too_large")]
     TooLarge(u64),
+    /// What the read reported.
     #[error("read_failed")]
-    ReadFailed,
+    ReadFailed(String),
     #[error("no_token")]
     NoToken,
     #[error("http_401")]
@@ -70,12 +71,16 @@ impl UploadFailure {
             UploadFailure::NetworkError(what) => format!("upload failed: network error ({what})"),
             UploadFailure::NoToken => "upload failed: no OAuth token available".into(),
             UploadFailure::EssentialTraffic => "upload disabled: uploading file contents to Anthropic servers is not permitted under this privacy configuration".into(),
+            UploadFailure::NotFirstParty => "upload disabled: uploading file contents to Anthropic servers is not permitted on this API provider".into(),
+            UploadFailure::PolicyCacheMiss => "upload disabled: Couldn't verify your organization's policy for file upload. Check your network connection and try again.".into(),
+            UploadFailure::PolicyDenied => "upload disabled: File upload is disabled by your organization's policy. Contact your organization admin to enable it.".into(),
+            UploadFailure::ReadFailed(why) => format!("upload failed: could not read file ({why})"),
+            UploadFailure::Aborted => "upload aborted".into(),
             UploadFailure::TooLarge(size) => format!(
                 "{:.1} MiB exceeds the {} MiB upload limit",
                 mib(*size),
                 mib(limits::UPLOAD_MAX_SIZE.get())
             ),
-            other => format!("upload failed: {other}"),
         }
     }
 }
@@ -122,16 +127,18 @@ impl Uploader {
     /// Uploads `path` and returns its `file_uuid`. The size is checked on stat and again on the
     /// bytes read; there is no retry.
     pub async fn upload(&self, path: &Path) -> Result<String, UploadFailure> {
+        // The order 2.1.235 checks in: the credential, the stat size, the read, the buffer size.
+        let token = self.token.as_deref().ok_or(UploadFailure::NoToken)?;
         let cap = limits::UPLOAD_MAX_SIZE.get();
-        let meta = std::fs::metadata(path).map_err(|_| UploadFailure::ReadFailed)?;
+        let read_failed = |e: std::io::Error| UploadFailure::ReadFailed(e.to_string());
+        let meta = std::fs::metadata(path).map_err(read_failed)?;
         if meta.len() > cap {
             return Err(UploadFailure::TooLarge(meta.len()));
         }
-        let bytes = std::fs::read(path).map_err(|_| UploadFailure::ReadFailed)?;
+        let bytes = std::fs::read(path).map_err(read_failed)?;
         if bytes.len() as u64 > cap {
             return Err(UploadFailure::TooLarge(bytes.len() as u64));
         }
-        let token = self.token.as_deref().ok_or(UploadFailure::NoToken)?;
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
