@@ -3,11 +3,13 @@
 //! file part, the boundary of its Content-Type, a matching Content-Length, a filename), each
 //! upload recorded as name, size and SHA-256, the answer scripted per file name. [`ClaudeAi`] is
 //! the state and routes: the harness mounts them on the Messages stub's port, because a target
-//! sends uploads to its `ANTHROPIC_BASE_URL`. Design MCP, consent, grants, Projects and OAuth
-//! refresh join as routes.
+//! sends uploads to its `ANTHROPIC_BASE_URL`. The OAuth token endpoint (refresh grant) is scripted
+//! too; Design MCP, consent, grants and Projects join as routes.
 
 mod multipart;
+mod oauth;
 mod server;
 
 pub use multipart::{parse_single_file, FilePart, MultipartError};
+pub use oauth::{OAuthScript, RecordedTokenRequest};
 pub use server::{ClaudeAi, ClaudeAiMock, RecordedUpload, UploadAnswer};

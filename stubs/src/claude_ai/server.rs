@@ -8,7 +8,7 @@ use std::time::Duration;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::Router;
 use serde::{Deserialize, Serialize};
@@ -16,6 +16,7 @@ use sha2::{Digest, Sha256};
 use tokio::sync::oneshot;
 
 use super::multipart::parse_single_file;
+use super::oauth::{OAuthScript, RecordedTokenRequest};
 
 /// What the upload endpoint answers for a file: `[[upload]]` in a scenario.
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -79,6 +80,8 @@ struct Shared {
     answers: Vec<UploadAnswer>,
     uploads: Mutex<Vec<RecordedUpload>>,
     issued: Mutex<u64>,
+    oauth: Option<OAuthScript>,
+    token_requests: Mutex<Vec<RecordedTokenRequest>>,
 }
 
 /// The mock's state and routes; clones share both.
@@ -89,11 +92,18 @@ pub struct ClaudeAi {
 
 impl ClaudeAi {
     pub fn new(answers: Vec<UploadAnswer>) -> Self {
+        Self::with_oauth(answers, None)
+    }
+
+    /// With an OAuth token endpoint; without one, token requests are answered 404.
+    pub fn with_oauth(answers: Vec<UploadAnswer>, oauth: Option<OAuthScript>) -> Self {
         ClaudeAi {
             shared: Arc::new(Shared {
                 answers,
                 uploads: Mutex::new(Vec::new()),
                 issued: Mutex::new(0),
+                oauth,
+                token_requests: Mutex::new(Vec::new()),
             }),
         }
     }
@@ -102,6 +112,7 @@ impl ClaudeAi {
     pub fn router(&self) -> Router {
         Router::new()
             .route("/api/oauth/file_upload", post(upload))
+            .route("/v1/oauth/token", post(token))
             // Over the 30 MiB cap, so a client that skips its own check is seen doing so.
             .layer(axum::extract::DefaultBodyLimit::max(64 << 20))
             .with_state(self.shared.clone())
@@ -109,6 +120,14 @@ impl ClaudeAi {
 
     pub fn uploads(&self) -> Vec<RecordedUpload> {
         self.shared.uploads.lock().expect("not poisoned").clone()
+    }
+
+    pub fn token_requests(&self) -> Vec<RecordedTokenRequest> {
+        self.shared
+            .token_requests
+            .lock()
+            .expect("not poisoned")
+            .clone()
     }
 }
 
@@ -121,9 +140,13 @@ pub struct ClaudeAiMock {
 
 impl ClaudeAiMock {
     pub async fn start(answers: Vec<UploadAnswer>) -> anyhow::Result<Self> {
+        Self::serve(ClaudeAi::new(answers)).await
+    }
+
+    /// Serves `claude_ai`'s routes on 127.0.0.1, port chosen by the system.
+    pub async fn serve(claude_ai: ClaudeAi) -> anyhow::Result<Self> {
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
         let addr = listener.local_addr()?;
-        let claude_ai = ClaudeAi::new(answers);
         let app = claude_ai.router();
         let (tx, rx) = oneshot::channel::<()>();
         tokio::spawn(async move {
@@ -147,6 +170,42 @@ impl ClaudeAiMock {
     pub fn uploads(&self) -> Vec<RecordedUpload> {
         self.claude_ai.uploads()
     }
+
+    pub fn token_requests(&self) -> Vec<RecordedTokenRequest> {
+        self.claude_ai.token_requests()
+    }
+}
+
+/// `POST /v1/oauth/token`: JSON or form-encoded, as OAuth clients send either.
+async fn token(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bytes) -> Response {
+    let Some(script) = &shared.oauth else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let form = headers
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|c| c.starts_with("application/x-www-form-urlencoded"));
+    let body: serde_json::Value = if form {
+        serde_json::Value::Object(
+            form_urlencoded::parse(&body)
+                .map(|(k, v)| (k.into_owned(), serde_json::Value::String(v.into_owned())))
+                .collect(),
+        )
+    } else {
+        serde_json::from_slice(&body).unwrap_or_default()
+    };
+    let issued = {
+        let mut n = shared.issued.lock().expect("not poisoned");
+        *n += 1;
+        *n
+    };
+    let (response, record) = super::oauth::answer(script, &body, issued);
+    shared
+        .token_requests
+        .lock()
+        .expect("not poisoned")
+        .push(record);
+    response
 }
 
 async fn upload(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bytes) -> Response {
@@ -231,4 +290,43 @@ async fn upload(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Byt
         .header("content-type", "application/json")
         .body(Body::from(text))
         .expect("valid response")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Over HTTP, form-encoded as OAuth clients send it: the issued body and a record without
+    /// secrets.
+    #[tokio::test]
+    async fn the_token_endpoint_answers_over_http_and_records_no_secret() {
+        let script = OAuthScript {
+            refresh_token: "rt-secret".into(),
+            scopes: vec!["user:inference".into()],
+            expires_in: 3600,
+            fail: None,
+        };
+        let mock = ClaudeAiMock::serve(ClaudeAi::with_oauth(Vec::new(), Some(script)))
+            .await
+            .unwrap();
+        let response = reqwest::Client::new()
+            .post(format!("{}/v1/oauth/token", mock.base_url()))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body("grant_type=refresh_token&refresh_token=rt-secret&scope=user%3Ainference+user%3Aprofile")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        let body: serde_json::Value = response.json().await.unwrap();
+        assert_eq!(body["scope"], "user:inference user:profile");
+        assert_eq!(body["expires_in"], 3600);
+        assert!(body["refresh_token"]
+            .as_str()
+            .unwrap()
+            .starts_with("sk-ant-ort01-mock-refresh-"));
+        let seen = mock.token_requests();
+        assert_eq!(seen.len(), 1);
+        assert!(seen[0].refresh_token_matched);
+        assert!(!format!("{seen:?}").contains("rt-secret"));
+    }
 }
