@@ -135,28 +135,26 @@ impl Uploader {
         if meta.len() > cap {
             return Err(UploadFailure::TooLarge(meta.len()));
         }
-        let bytes = std::fs::read(path).map_err(read_failed)?;
-        if bytes.len() as u64 > cap {
-            return Err(UploadFailure::TooLarge(bytes.len() as u64));
-        }
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let body = Multipart::new(&name, upload_mime(path), bytes);
-        let (content_type, length) = (body.content_type(), body.len());
-        let chunks = body
-            .into_chunks()
-            .map(|c| Ok::<_, std::io::Error>(bytes::Bytes::from(c)));
+        let frame = Multipart::new(&name, upload_mime(path));
+        // Read whole, as the seed says, straight into the body that is sent.
+        let file = std::fs::File::open(path).map_err(read_failed)?;
+        let (body, read) = frame
+            .read_body(file, meta.len() as usize)
+            .map_err(read_failed)?;
+        if read as u64 > cap {
+            return Err(UploadFailure::TooLarge(read as u64));
+        }
         let response = self
             .client
             .post(format!("{}/api/oauth/file_upload", self.base_url))
             .bearer_auth(token)
-            .header("content-type", content_type)
-            .header("content-length", length)
-            .body(reqwest::Body::wrap_stream(futures_util::stream::iter(
-                chunks,
-            )))
+            .header("content-type", frame.content_type())
+            .header("content-length", body.len())
+            .body(body)
             .send()
             .await
             .map_err(|e| network_error(&e, self.timeout))?;

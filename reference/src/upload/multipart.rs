@@ -2,19 +2,18 @@
 //! (CR and LF removed, `\` and `"` escaped), and the narrow upload MIME table (the four image
 //! types, else octet-stream).
 
+use std::io::{self, Read};
 use std::path::Path;
 
-/// The body as three pieces, so the file's bytes (already in memory, read whole as the seed
-/// says) are sent as they are, never copied into a second buffer.
+/// The frame around the file: the opening boundary and part headers, and the closing boundary.
 pub struct Multipart {
     boundary: String,
     head: Vec<u8>,
-    file: Vec<u8>,
     tail: Vec<u8>,
 }
 
 impl Multipart {
-    pub fn new(filename: &str, mime: &str, file: Vec<u8>) -> Self {
+    pub fn new(filename: &str, mime: &str) -> Self {
         // A random UUID behind the prefix 2.1.235 uses.
         let boundary = format!("----FormBoundary{}", uuid::Uuid::new_v4());
         let head = format!(
@@ -26,7 +25,6 @@ impl Multipart {
         Multipart {
             boundary,
             head,
-            file,
             tail,
         }
     }
@@ -35,17 +33,14 @@ impl Multipart {
         format!("multipart/form-data; boundary={}", self.boundary)
     }
 
-    pub fn len(&self) -> usize {
-        self.head.len() + self.file.len() + self.tail.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The pieces in order, for a streamed request body.
-    pub fn into_chunks(self) -> [Vec<u8>; 3] {
-        [self.head, self.file, self.tail]
+    /// The whole body with the file read straight into its place: one buffer of the file's size
+    /// plus the frame, no second copy. Returns the body and how many bytes the file gave.
+    pub fn read_body(&self, mut file: impl Read, size_hint: usize) -> io::Result<(Vec<u8>, usize)> {
+        let mut body = Vec::with_capacity(self.head.len() + size_hint + self.tail.len());
+        body.extend_from_slice(&self.head);
+        let read = file.read_to_end(&mut body)?;
+        body.extend_from_slice(&self.tail);
+        Ok((body, read))
     }
 }
 
