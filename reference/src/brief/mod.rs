@@ -48,7 +48,9 @@ pub fn state(flag: bool, home: &Path, cwd: &Path) -> State {
     }
 }
 
-/// The account's dynamic entitlement as last cached (`tengu_kairos_brief`).
+/// The account's dynamic entitlement as last cached (`tengu_kairos_brief`). 2.1.235 reads that
+/// cache with telemetry off only under `CLAUDE_CODE_GB_DISK_CACHE_WHEN_TELEMETRY_OFF`, which the
+/// scenarios set; offline there is no other source, so this agent always reads it.
 fn account_entitled(home: &Path) -> bool {
     read_json(&home.join(".claude.json"))
         .is_some_and(|v| v["cachedGrowthBookFeatures"]["tengu_kairos_brief"] == true)
