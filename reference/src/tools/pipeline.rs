@@ -73,10 +73,7 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
     let issues = schema::issues(&tool.input_schema(), input);
     if !issues.is_empty() {
         let mut result = ToolResult::error(id, schema::message(name, &issues), true);
-        result.structured = Value::String(format!(
-            "InputValidationError: {}",
-            serde_json::to_string_pretty(&issues).unwrap_or_default()
-        ));
+        result.structured = Value::String(schema::structured(&issues));
         return result;
     }
     match ctx.permissions.decide(&tool.access(input, ctx)) {

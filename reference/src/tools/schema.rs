@@ -1,43 +1,90 @@
-//! Input validation against a tool's own JSON schema, with the issue wording the real 2.1.235
-//! binary puts in its `InputValidationError` results.
+//! Input validation against a tool's own JSON schema, with what the real 2.1.235 binary puts in its
+//! `InputValidationError` results: each issue as a zod issue object, and, where its formatter has
+//! one, a sentence. A missing or wrong value of an enum has no sentence there, so a result with
+//! such an issue shows the zod issues themselves.
 
-use serde_json::Value;
+use serde_json::{json, Value};
+
+/// One problem with the input.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Issue {
+    /// The sentence 2.1.235 writes for it, when it has one.
+    pub sentence: Option<String>,
+    /// The zod issue object, keys in zod's order.
+    pub zod: Value,
+}
+
+impl Issue {
+    fn missing(path: Vec<Value>, label: &str, prop: &Value) -> Self {
+        if let Some(choices) = prop["enum"].as_array() {
+            return Issue::bad_option(path, choices);
+        }
+        let expected = zod_type(prop);
+        Issue {
+            sentence: Some(format!("The required parameter `{label}` is missing")),
+            zod: json!({"expected": expected, "code": "invalid_type", "path": path,
+                        "message": format!("Invalid input: expected {expected}, received undefined")}),
+        }
+    }
+
+    fn bad_option(path: Vec<Value>, choices: &[Value]) -> Self {
+        let list: Vec<String> = choices.iter().map(Value::to_string).collect();
+        Issue {
+            sentence: None,
+            zod: json!({"code": "invalid_value", "values": choices, "path": path,
+                        "message": format!("Invalid option: expected one of {}", list.join("|"))}),
+        }
+    }
+}
 
 /// The issues of `input` against `schema`, in schema property order, unexpected keys last.
-pub fn issues(schema: &Value, input: &Value) -> Vec<String> {
+pub fn issues(schema: &Value, input: &Value) -> Vec<Issue> {
     let Some(object) = input.as_object() else {
-        return vec![format!(
-            "The input type is expected as `object` but provided as `{}`",
-            type_name(input)
-        )];
+        return vec![Issue {
+            sentence: Some(format!(
+                "The input type is expected as `object` but provided as `{}`",
+                type_name(input)
+            )),
+            zod: json!({"expected": "object", "code": "invalid_type", "path": [],
+                        "message": format!("Invalid input: expected object, received {}", type_name(input))}),
+        }];
     };
     let empty = serde_json::Map::new();
     let props = schema["properties"].as_object().unwrap_or(&empty);
-    let required: Vec<&str> = schema["required"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
+    let required = required(schema);
     let mut out = Vec::new();
     for (name, prop) in props {
         match object.get(name) {
             None if required.contains(&name.as_str()) => {
-                out.push(format!("The required parameter `{name}` is missing"))
+                out.push(Issue::missing(vec![json!(name)], name, prop))
             }
             None => {}
             Some(value) => out.extend(property_issue(name, prop, value)),
         }
     }
     if schema["additionalProperties"] == Value::Bool(false) {
-        for key in object.keys().filter(|k| !props.contains_key(*k)) {
-            out.push(format!("An unexpected parameter `{key}` was provided"));
+        let unexpected: Vec<&String> = object.keys().filter(|k| !props.contains_key(*k)).collect();
+        for key in &unexpected {
+            out.push(Issue {
+                sentence: Some(format!("An unexpected parameter `{key}` was provided")),
+                zod: json!({"code": "unrecognized_keys", "keys": [key], "path": [],
+                            "message": format!("Unrecognized key: \"{key}\"")}),
+            });
         }
     }
     out
 }
 
-fn property_issue(name: &str, prop: &Value, value: &Value) -> Option<String> {
+fn required(schema: &Value) -> Vec<&str> {
+    schema["required"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
+fn property_issue(name: &str, prop: &Value, value: &Value) -> Option<Issue> {
     let expected = prop["type"].as_str().unwrap_or("any");
     let ok = match expected {
         "string" => value.is_string(),
@@ -49,54 +96,102 @@ fn property_issue(name: &str, prop: &Value, value: &Value) -> Option<String> {
         _ => true,
     };
     if !ok {
-        return Some(format!(
-            "The parameter `{name}` type is expected as `{expected}` but provided as `{}`",
-            type_name(value)
-        ));
+        let zod_expected = zod_type(prop);
+        return Some(Issue {
+            sentence: Some(format!(
+                "The parameter `{name}` type is expected as `{expected}` but provided as `{}`",
+                type_name(value)
+            )),
+            zod: json!({"expected": zod_expected, "code": "invalid_type", "path": [name],
+                        "message": format!("Invalid input: expected {zod_expected}, received {}", type_name(value))}),
+        });
     }
-    // Objects inside an array: their required fields, named by path (`todos[0].activeForm`).
+    // Objects inside an array: their required fields and enums, by path (`todos[0].activeForm`).
     if let (Some(items), Some(item_schema)) = (value.as_array(), prop.get("items")) {
         for (i, item) in items.iter().enumerate() {
-            let required = item_schema["required"].as_array().into_iter().flatten();
-            for field in required.filter_map(Value::as_str) {
+            let item_props = &item_schema["properties"];
+            for field in required(item_schema) {
                 if item.get(field).is_none() {
-                    return Some(format!(
-                        "The required parameter `{name}[{i}].{field}` is missing"
+                    return Some(Issue::missing(
+                        vec![json!(name), json!(i), json!(field)],
+                        &format!("{name}[{i}].{field}"),
+                        &item_props[field],
                     ));
+                }
+            }
+            for (field, field_schema) in item_props.as_object().into_iter().flatten() {
+                let choices = field_schema["enum"].as_array();
+                if let (Some(choices), Some(v)) = (choices, item.get(field)) {
+                    if !choices.contains(v) {
+                        return Some(Issue::bad_option(
+                            vec![json!(name), json!(i), json!(field)],
+                            choices,
+                        ));
+                    }
                 }
             }
         }
     }
     if let Some(choices) = prop["enum"].as_array() {
         if !choices.contains(value) {
-            let list: Vec<String> = choices.iter().map(|c| c.to_string()).collect();
-            return Some(format!(
-                "The parameter `{name}` must be one of {}",
-                list.join(", ")
-            ));
+            return Some(Issue::bad_option(vec![json!(name)], choices));
         }
     }
     let n = value.as_f64()?;
+    let bound = |sentence: String, code: &str, limit: f64, inclusive: bool| {
+        let key = if code == "too_small" {
+            "minimum"
+        } else {
+            "maximum"
+        };
+        Some(Issue {
+            sentence: Some(sentence),
+            zod: json!({"origin": "number", "code": code, key: limit, "inclusive": inclusive, "path": [name],
+                        "message": format!("Too {}: expected number to be {}{limit}",
+                            if code == "too_small" { "small" } else { "big" },
+                            match (code, inclusive) { ("too_small", true) => ">=", ("too_small", false) => ">", (_, true) => "<=", _ => "<" })}),
+        })
+    };
     if let Some(min) = prop["minimum"].as_f64() {
         if n < min {
-            return Some(format!(
-                "The parameter `{name}` must be greater than or equal to {min}"
-            ));
+            return bound(
+                format!("The parameter `{name}` must be greater than or equal to {min}"),
+                "too_small",
+                min,
+                true,
+            );
         }
     }
     if let Some(min) = prop["exclusiveMinimum"].as_f64() {
         if n <= min {
-            return Some(format!("The parameter `{name}` must be greater than {min}"));
+            return bound(
+                format!("The parameter `{name}` must be greater than {min}"),
+                "too_small",
+                min,
+                false,
+            );
         }
     }
     if let Some(max) = prop["maximum"].as_f64() {
         if n > max {
-            return Some(format!(
-                "The parameter `{name}` must be less than or equal to {max}"
-            ));
+            return bound(
+                format!("The parameter `{name}` must be less than or equal to {max}"),
+                "too_big",
+                max,
+                true,
+            );
         }
     }
     None
+}
+
+/// zod's name for a JSON schema type (`integer` is a number to it).
+fn zod_type(prop: &Value) -> &str {
+    match prop["type"].as_str() {
+        Some("integer") => "number",
+        Some(t) => t,
+        None => "string",
+    }
 }
 
 fn type_name(v: &Value) -> &'static str {
@@ -110,12 +205,28 @@ fn type_name(v: &Value) -> &'static str {
     }
 }
 
-/// The tool_result text for failed validation.
-pub fn message(tool: &str, issues: &[String]) -> String {
-    let noun = if issues.len() == 1 { "issue" } else { "issues" };
+/// The tool_result text for failed validation: the sentences, or the zod issues themselves when
+/// one of them has no sentence.
+pub fn message(tool: &str, issues: &[Issue]) -> String {
+    let sentences: Option<Vec<&str>> = issues.iter().map(|i| i.sentence.as_deref()).collect();
+    match sentences {
+        Some(lines) => {
+            let noun = if lines.len() == 1 { "issue" } else { "issues" };
+            format!(
+                "InputValidationError: {tool} failed due to the following {noun}:\n{}",
+                lines.join("\n")
+            )
+        }
+        None => structured(issues),
+    }
+}
+
+/// The stream-json `tool_use_result` of failed validation: always the zod issues.
+pub fn structured(issues: &[Issue]) -> String {
+    let zod: Vec<&Value> = issues.iter().map(|i| &i.zod).collect();
     format!(
-        "InputValidationError: {tool} failed due to the following {noun}:\n{}",
-        issues.join("\n")
+        "InputValidationError: {}",
+        serde_json::to_string_pretty(&zod).unwrap_or_default()
     )
 }
 
@@ -129,34 +240,70 @@ mod tests {
                "required":["file_path"],"additionalProperties":false})
     }
 
+    fn sentences(schema: &Value, input: &Value) -> Vec<String> {
+        issues(schema, input)
+            .into_iter()
+            .map(|i| i.sentence.unwrap_or_default())
+            .collect()
+    }
+
     #[test]
     fn wording_matches_the_recorded_binary() {
         assert_eq!(
-            issues(&schema(), &json!({})),
+            sentences(&schema(), &json!({})),
             ["The required parameter `file_path` is missing"]
         );
         assert_eq!(
-            issues(&schema(), &json!({"file_path": 5})),
+            sentences(&schema(), &json!({"file_path": 5})),
             ["The parameter `file_path` type is expected as `string` but provided as `number`"]
         );
         assert_eq!(
-            issues(&schema(), &json!({"file_path": "a", "bogus": 1})),
+            sentences(&schema(), &json!({"file_path": "a", "bogus": 1})),
             ["An unexpected parameter `bogus` was provided"]
         );
         assert_eq!(
-            issues(&schema(), &json!({"file_path": "a", "limit": 0})),
+            sentences(&schema(), &json!({"file_path": "a", "limit": 0})),
             ["The parameter `limit` must be greater than 0"]
         );
         assert!(issues(&schema(), &json!({"file_path": "a", "limit": 3})).is_empty());
         let list = json!({"type": "object", "properties": {"todos": {"type": "array",
             "items": {"type": "object", "required": ["content", "activeForm"]}}}});
         assert_eq!(
-            issues(&list, &json!({"todos": [{"content": "x"}]})),
+            sentences(&list, &json!({"todos": [{"content": "x"}]})),
             ["The required parameter `todos[0].activeForm` is missing"]
         );
         assert_eq!(
             message("Read", &issues(&schema(), &json!({}))),
             "InputValidationError: Read failed due to the following issue:\nThe required parameter `file_path` is missing"
         );
+        // The structured result is zod's issue list even when the text is a sentence.
+        assert_eq!(
+            structured(&issues(&schema(), &json!({}))),
+            "InputValidationError: [\n  {\n    \"expected\": \"string\",\n    \"code\": \"invalid_type\",\n    \"path\": [\n      \"file_path\"\n    ],\n    \"message\": \"Invalid input: expected string, received undefined\"\n  }\n]"
+        );
+    }
+
+    /// An enum has no sentence in 2.1.235: the result is zod's issue list (recorded for
+    /// NotebookEdit's edit_mode, TodoWrite's nested status, SendUserMessage's status).
+    #[test]
+    fn a_bad_or_missing_enum_value_shows_the_zod_issues() {
+        let enum_schema = json!({"type": "object", "properties": {"status": {"type": "string",
+            "enum": ["normal", "proactive"]}}, "required": ["status"]});
+        let want = "InputValidationError: [\n  {\n    \"code\": \"invalid_value\",\n    \"values\": [\n      \"normal\",\n      \"proactive\"\n    ],\n    \"path\": [\n      \"status\"\n    ],\n    \"message\": \"Invalid option: expected one of \\\"normal\\\"|\\\"proactive\\\"\"\n  }\n]";
+        assert_eq!(
+            message(
+                "SendUserMessage",
+                &issues(&enum_schema, &json!({"status": "urgent"}))
+            ),
+            want
+        );
+        assert_eq!(
+            message("SendUserMessage", &issues(&enum_schema, &json!({}))),
+            want
+        );
+        let todos = json!({"type": "object", "properties": {"todos": {"type": "array", "items": {
+            "type": "object", "properties": {"status": {"type": "string", "enum": ["pending", "done"]}}}}}});
+        let nested = &issues(&todos, &json!({"todos": [{"status": "x"}]}))[0].zod;
+        assert_eq!(nested["path"], json!(["todos", 0, "status"]));
     }
 }
