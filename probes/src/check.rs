@@ -460,20 +460,12 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
                 Some(prefix) => names.iter().any(|n| n.starts_with(prefix)),
                 None => names.contains(&pattern),
             };
-            for want in spec.includes.iter().flatten() {
-                if !has(want) {
-                    return Err(format!(
-                        "request {n} tools[] lacks `{want}`\n  seen: {names:?}"
-                    ));
-                }
-            }
-            for unwanted in spec.excludes.iter().flatten() {
-                if has(unwanted) {
-                    return Err(format!(
-                        "request {n} tools[] carries `{unwanted}`\n  seen: {names:?}"
-                    ));
-                }
-            }
+            membership(
+                spec,
+                has,
+                |want| format!("request {n} tools[] lacks `{want}`\n  seen: {names:?}"),
+                |unwanted| format!("request {n} tools[] carries `{unwanted}`\n  seen: {names:?}"),
+            )?;
             if let Some(order) = &spec.order {
                 if names != order.iter().map(String::as_str).collect::<Vec<_>>() {
                     return Err(list_diff(order, &names));
@@ -613,20 +605,12 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
                 .as_object()
                 .map(|p| p.keys().map(String::as_str).collect())
                 .unwrap_or_default();
-            for want in spec.includes.iter().flatten() {
-                if !props.contains(&want.as_str()) {
-                    return Err(format!(
-                        "`{name}` has no property `{want}`\n  properties: {props:?}"
-                    ));
-                }
-            }
-            for unwanted in spec.excludes.iter().flatten() {
-                if props.contains(&unwanted.as_str()) {
-                    return Err(format!(
-                        "`{name}` has a property `{unwanted}`\n  properties: {props:?}"
-                    ));
-                }
-            }
+            membership(
+                spec,
+                |p| props.contains(&p),
+                |want| format!("`{name}` has no property `{want}`\n  properties: {props:?}"),
+                |unwanted| format!("`{name}` has a property `{unwanted}`\n  properties: {props:?}"),
+            )?;
             if let Some(want) = &spec.input_schema {
                 if &tool["input_schema"] != want {
                     return Err(text_diff(
@@ -638,6 +622,23 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
             text_expectations(spec, tool["description"].as_str().unwrap_or_default())
         }
     }
+}
+
+/// `includes` (each must be there) and `excludes` (none may be), as `has` finds them; the first
+/// failure is described by `missing` or `present`.
+pub(crate) fn membership(
+    spec: &CheckSpec,
+    has: impl Fn(&str) -> bool,
+    missing: impl Fn(&str) -> String,
+    present: impl Fn(&str) -> String,
+) -> Result<(), String> {
+    if let Some(want) = spec.includes.iter().flatten().find(|w| !has(w)) {
+        return Err(missing(want));
+    }
+    if let Some(unwanted) = spec.excludes.iter().flatten().find(|u| has(u)) {
+        return Err(present(unwanted));
+    }
+    Ok(())
 }
 
 /// Every assistant tool_use in request k+1's history is answered, exactly once each, in the user

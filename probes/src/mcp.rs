@@ -270,22 +270,23 @@ fn file_safe(name: &str) -> String {
 /// The `fake-mcp` binary, built by cargo once per process (cargo decides whether it is stale),
 /// or `$CONFORMANCE_FAKE_MCP` when set.
 pub fn fake_mcp_binary() -> Result<PathBuf> {
-    static PATH: OnceLock<std::result::Result<PathBuf, String>> = OnceLock::new();
-    PATH.get_or_init(|| {
-        build_stub_binary("fake-mcp", "CONFORMANCE_FAKE_MCP").map_err(|e| format!("{e:#}"))
-    })
-    .clone()
-    .map_err(anyhow::Error::msg)
+    static PATH: BuiltOnce = OnceLock::new();
+    built_once(&PATH, "fake-mcp", "CONFORMANCE_FAKE_MCP")
 }
 
 /// The `fake-lsp` binary, like [`fake_mcp_binary`] (`$CONFORMANCE_FAKE_LSP` overrides).
 pub fn fake_lsp_binary() -> Result<PathBuf> {
-    static PATH: OnceLock<std::result::Result<PathBuf, String>> = OnceLock::new();
-    PATH.get_or_init(|| {
-        build_stub_binary("fake-lsp", "CONFORMANCE_FAKE_LSP").map_err(|e| format!("{e:#}"))
-    })
-    .clone()
-    .map_err(anyhow::Error::msg)
+    static PATH: BuiltOnce = OnceLock::new();
+    built_once(&PATH, "fake-lsp", "CONFORMANCE_FAKE_LSP")
+}
+
+/// A stub binary's path (or the build error), found once per process.
+type BuiltOnce = OnceLock<std::result::Result<PathBuf, String>>;
+
+fn built_once(cell: &BuiltOnce, bin: &str, env_override: &str) -> Result<PathBuf> {
+    cell.get_or_init(|| build_stub_binary(bin, env_override).map_err(|e| format!("{e:#}")))
+        .clone()
+        .map_err(anyhow::Error::msg)
 }
 
 fn build_stub_binary(bin: &str, env_override: &str) -> Result<PathBuf> {
@@ -398,20 +399,12 @@ pub fn check(spec: &crate::check::CheckSpec, run: &crate::RunOutcome) -> Result<
             return Err(list_diff(order, &methods));
         }
     }
-    for want in spec.includes.iter().flatten() {
-        if !methods.contains(&want.as_str()) {
-            return Err(format!(
-                "`{name}` never received `{want}`\n  received: {methods:?}"
-            ));
-        }
-    }
-    for unwanted in spec.excludes.iter().flatten() {
-        if methods.contains(&unwanted.as_str()) {
-            return Err(format!(
-                "`{name}` received `{unwanted}`\n  received: {methods:?}"
-            ));
-        }
-    }
+    crate::check::membership(
+        spec,
+        |m| methods.contains(&m),
+        |want| format!("`{name}` never received `{want}`\n  received: {methods:?}"),
+        |unwanted| format!("`{name}` received `{unwanted}`\n  received: {methods:?}"),
+    )?;
     if let (Some(method), Some(want)) = (&spec.method, &spec.gaps_ms) {
         // The first gaps: a retry schedule, however many tries followed (`counts` says that).
         let times = record.times_of(method);

@@ -5,6 +5,7 @@
 
 pub mod claude_ai;
 pub mod jsonlog;
+mod loopback;
 pub mod lsp;
 pub mod mcp;
 pub mod messages;

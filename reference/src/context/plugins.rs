@@ -63,22 +63,8 @@ fn load_one(dir: &Path) -> Result<Plugin, String> {
                 id: format!("plugin:{name}:{server}"),
                 command: cfg["command"].as_str().unwrap_or_default().to_owned(),
                 args: strings(&cfg["args"]),
-                env: cfg["env"]
-                    .as_object()
-                    .map(|m| {
-                        m.iter()
-                            .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned())))
-                            .collect()
-                    })
-                    .unwrap_or_default(),
-                extensions: cfg["extensionToLanguage"]
-                    .as_object()
-                    .map(|m| {
-                        m.iter()
-                            .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned())))
-                            .collect()
-                    })
-                    .unwrap_or_default(),
+                env: string_map(&cfg["env"]),
+                extensions: string_map(&cfg["extensionToLanguage"]),
             });
         }
     }
@@ -91,6 +77,15 @@ fn load_one(dir: &Path) -> Result<Plugin, String> {
 
 fn read_json(path: &Path) -> Option<Value> {
     serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+}
+
+/// The string members of a JSON object (others are skipped).
+fn string_map(v: &Value) -> BTreeMap<String, String> {
+    v.as_object()
+        .into_iter()
+        .flatten()
+        .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned())))
+        .collect()
 }
 
 fn strings(v: &Value) -> Vec<String> {

@@ -61,11 +61,10 @@ impl Tool for SendUserMessage {
         let items = input["attachments"].as_array().cloned().unwrap_or_default();
         let mut attached =
             attachments::validate_all(&items, &ctx.cwd).map_err(ToolError::wrapped)?;
-        let delivery = ctx.brief.clone();
         // Tools run on a blocking section of the runtime; the uploads run on the runtime itself.
-        tokio::runtime::Handle::current().block_on(delivery.deliver(&mut attached));
+        tokio::runtime::Handle::current().block_on(ctx.brief.deliver(&mut attached));
         let rendered_locally =
-            delivery.renders_locally && attached.iter().any(|a| a.upload_error.is_some());
+            ctx.brief.renders_locally && attached.iter().any(|a| a.upload_error.is_some());
         let (content, is_error) = result::tool_result(&attached, rendered_locally);
         let mut structured = json!({"message": message});
         if !attached.is_empty() {

@@ -1,7 +1,6 @@
 //! The routes behind the mock claude.ai, mountable on any axum server (the Messages stub's port,
 //! where a target's `ANTHROPIC_BASE_URL` sends uploads) or served alone.
 
-use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -13,10 +12,10 @@ use axum::routing::post;
 use axum::Router;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use tokio::sync::oneshot;
 
 use super::multipart::parse_single_file;
 use super::oauth::{OAuthScript, RecordedTokenRequest};
+use crate::loopback::Loopback;
 
 /// What the upload endpoint answers for a file: `[[upload]]` in a scenario.
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -133,9 +132,8 @@ impl ClaudeAi {
 
 /// The mock served alone on 127.0.0.1 (benchmarks, client tests); dropping it stops it.
 pub struct ClaudeAiMock {
-    addr: SocketAddr,
+    server: Loopback,
     claude_ai: ClaudeAi,
-    _shutdown: oneshot::Sender<()>,
 }
 
 impl ClaudeAiMock {
@@ -145,26 +143,12 @@ impl ClaudeAiMock {
 
     /// Serves `claude_ai`'s routes on 127.0.0.1, port chosen by the system.
     pub async fn serve(claude_ai: ClaudeAi) -> anyhow::Result<Self> {
-        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
-        let addr = listener.local_addr()?;
-        let app = claude_ai.router();
-        let (tx, rx) = oneshot::channel::<()>();
-        tokio::spawn(async move {
-            let _ = axum::serve(listener, app)
-                .with_graceful_shutdown(async {
-                    let _ = rx.await;
-                })
-                .await;
-        });
-        Ok(ClaudeAiMock {
-            addr,
-            claude_ai,
-            _shutdown: tx,
-        })
+        let server = Loopback::serve(|_| Ok(claude_ai.router())).await?;
+        Ok(ClaudeAiMock { server, claude_ai })
     }
 
     pub fn base_url(&self) -> String {
-        format!("http://{}", self.addr)
+        format!("http://{}", self.server.addr())
     }
 
     pub fn uploads(&self) -> Vec<RecordedUpload> {

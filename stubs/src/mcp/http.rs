@@ -4,7 +4,6 @@
 //! `DELETE /mcp` ends the session. Sessions are
 //! `Mcp-Session-Id: sess-N`, issued by initialize.
 
-use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
@@ -14,18 +13,17 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::Response;
 use axum::Router;
 use serde_json::Value;
-use tokio::sync::oneshot;
 
 use super::behaviour::{Action, Behaviour};
 use super::script::McpScript;
 use crate::jsonlog::McpLog;
+use crate::loopback::Loopback;
 
 const SESSION: &str = "mcp-session-id";
 
 /// A running server. Dropping it stops it.
 pub struct HttpMcpServer {
-    addr: SocketAddr,
-    _shutdown: oneshot::Sender<()>,
+    server: Loopback,
 }
 
 struct Shared {
@@ -42,34 +40,24 @@ struct HttpState {
 impl HttpMcpServer {
     /// Binds 127.0.0.1 on an ephemeral port, logging to `log`.
     pub async fn start(script: McpScript, log: &Path) -> anyhow::Result<Self> {
-        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
-        let addr = listener.local_addr()?;
-        let shared = Arc::new(Shared {
-            log: McpLog::create(log)?,
-            state: Mutex::new(HttpState {
-                behaviour: Behaviour::new(script),
-                session: None,
-                issued: 0,
-            }),
-        });
-        shared.log.note(format!("start http {addr}"));
-        let app = Router::new().fallback(handle).with_state(shared);
-        let (tx, rx) = oneshot::channel::<()>();
-        tokio::spawn(async move {
-            let _ = axum::serve(listener, app)
-                .with_graceful_shutdown(async {
-                    let _ = rx.await;
-                })
-                .await;
-        });
-        Ok(HttpMcpServer {
-            addr,
-            _shutdown: tx,
+        let server = Loopback::serve(|addr| {
+            let shared = Arc::new(Shared {
+                log: McpLog::create(log)?,
+                state: Mutex::new(HttpState {
+                    behaviour: Behaviour::new(script),
+                    session: None,
+                    issued: 0,
+                }),
+            });
+            shared.log.note(format!("start http {addr}"));
+            Ok(Router::new().fallback(handle).with_state(shared))
         })
+        .await?;
+        Ok(HttpMcpServer { server })
     }
 
     pub fn url(&self) -> String {
-        format!("http://{}/mcp", self.addr)
+        format!("http://{}/mcp", self.server.addr())
     }
 }
 

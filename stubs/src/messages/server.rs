@@ -1,7 +1,6 @@
 //! The axum server behind the scripted Messages API.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -11,7 +10,8 @@ use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::Response;
 use axum::Router;
 use serde_json::Value;
-use tokio::sync::oneshot;
+
+use crate::loopback::Loopback;
 
 use super::record::{RecordedRequest, RequestKind};
 use super::script::{Split, Turn};
@@ -28,9 +28,8 @@ pub struct StubConfig {
 
 /// A running stub. Dropping it stops the server.
 pub struct MessagesStub {
-    addr: SocketAddr,
+    server: Loopback,
     shared: Arc<Shared>,
-    _shutdown: oneshot::Sender<()>,
 }
 
 struct Shared {
@@ -56,8 +55,6 @@ impl MessagesStub {
     /// As [`start`](Self::start), with `routes` (the mock claude.ai's) served on the same port
     /// ahead of the Messages API: a target sends uploads to its `ANTHROPIC_BASE_URL`.
     pub async fn start_with(config: StubConfig, routes: Router) -> anyhow::Result<Self> {
-        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
-        let addr = listener.local_addr()?;
         let state = StubState {
             turns: config.turns.iter().cloned().collect(),
             ..Default::default()
@@ -74,23 +71,12 @@ impl MessagesStub {
                 .layer(DefaultBodyLimit::disable())
                 .with_state(shared.clone()),
         );
-        let (tx, rx) = oneshot::channel::<()>();
-        tokio::spawn(async move {
-            let _ = axum::serve(listener, app)
-                .with_graceful_shutdown(async {
-                    let _ = rx.await;
-                })
-                .await;
-        });
-        Ok(Self {
-            addr,
-            shared,
-            _shutdown: tx,
-        })
+        let server = Loopback::serve(|_| Ok(app)).await?;
+        Ok(Self { server, shared })
     }
 
     pub fn base_url(&self) -> String {
-        format!("http://{}", self.addr)
+        format!("http://{}", self.server.addr())
     }
 
     /// Every request so far, in arrival order.

@@ -63,17 +63,9 @@ pub fn run(args: GrepArgs) -> Result<bool> {
         program: install_ripgrep()?,
         argv0: "rg",
     }];
-    eprintln!("building the reference (release)…");
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "--release", "--quiet", "-p", "claude-reference"])
-        .current_dir(&root)
-        .status()?;
-    if !status.success() {
-        bail!("cargo build --release -p claude-reference failed");
-    }
     contenders.push(Contender {
         name: "reference rg mode".into(),
-        program: root.join("target/release/claude-reference"),
+        program: super::release_reference(&root)?,
         argv0: "rg",
     });
     match probes::Target::resolve_claude(&args.real, &probes::target::default_cache()) {

@@ -26,6 +26,19 @@ pub fn machine() -> String {
     grep::machine()
 }
 
+/// Builds the reference in release mode (cargo decides whether anything changed) and returns it.
+fn release_reference(root: &std::path::Path) -> anyhow::Result<std::path::PathBuf> {
+    eprintln!("building the reference (release)…");
+    let status = std::process::Command::new(env!("CARGO"))
+        .args(["build", "--release", "--quiet", "-p", "claude-reference"])
+        .current_dir(root)
+        .status()?;
+    if !status.success() {
+        anyhow::bail!("cargo build --release -p claude-reference failed");
+    }
+    Ok(root.join("target/release/claude-reference"))
+}
+
 pub fn run(args: BenchArgs) -> anyhow::Result<bool> {
     match args.what {
         What::Grep(a) => grep::run(a),

@@ -4,10 +4,9 @@
 //! SHA-256 checked by the mock) before its time counts.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use clap::Args;
 use serde_json::json;
 use sha2::Digest;
@@ -30,15 +29,7 @@ pub fn run(args: UploadArgs) -> Result<bool> {
     let root = crate::workspace_root();
     let dir = root.join("target/bench-upload");
     std::fs::create_dir_all(&dir)?;
-    eprintln!("building the reference (release)…");
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "--release", "--quiet", "-p", "claude-reference"])
-        .current_dir(&root)
-        .status()?;
-    if !status.success() {
-        bail!("cargo build --release -p claude-reference failed");
-    }
-    let reference = root.join("target/release/claude-reference");
+    let reference = super::release_reference(&root)?;
     let runtime = tokio::runtime::Runtime::new()?;
     let mock = runtime.block_on(stubs::claude_ai::ClaudeAiMock::start(Vec::new()))?;
     let url = format!("{}/api/oauth/file_upload", mock.base_url());
