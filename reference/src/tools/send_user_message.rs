@@ -63,8 +63,9 @@ impl Tool for SendUserMessage {
             attachments::validate_all(&items, &ctx.cwd).map_err(ToolError::wrapped)?;
         // Tools run on a blocking section of the runtime; the uploads run on the runtime itself.
         tokio::runtime::Handle::current().block_on(ctx.brief.deliver(&mut attached));
-        let rendered_locally =
-            ctx.brief.renders_locally && attached.iter().any(|a| a.upload_error.is_some());
+        // Set for every message with attachments in such a lane, failures or not (as 2.1.235 does);
+        // the result text uses it only when something failed.
+        let rendered_locally = ctx.brief.renders_locally && !attached.is_empty();
         let (content, is_error) = result::tool_result(&attached, rendered_locally);
         let mut structured = json!({"message": message});
         if !attached.is_empty() {
