@@ -39,12 +39,13 @@ pub enum State {
 /// `--brief` and `defaultView: "chat"` enable only an entitled account.
 pub fn state(flag: bool, home: &Path, cwd: &Path) -> State {
     let env = std::env::var("CLAUDE_CODE_BRIEF").is_ok_and(|v| truthy(&v));
-    let entitled = env || account_entitled(home);
-    let asked = flag || env || default_view_chat(home, cwd);
-    match (asked, entitled) {
-        (false, _) => State::Off,
-        (true, false) => State::Gated,
-        (true, true) => State::On,
+    // The settings and the entitlement cache are read only when something asks for the mode.
+    if !(flag || env || default_view_chat(home, cwd)) {
+        State::Off
+    } else if env || account_entitled(home) {
+        State::On
+    } else {
+        State::Gated
     }
 }
 
