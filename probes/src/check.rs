@@ -114,6 +114,8 @@ pub struct CheckSpec {
     pub matches: Option<Value>,
     /// `brief` or `transcript` (`view`).
     pub view: Option<String>,
+    /// The channel whose run the check reads (default: every channel the scenario runs).
+    pub channel: Option<crate::host::Channel>,
     /// Why a target differs; required inside `differs.<target>`.
     pub reason: Option<String>,
     /// Per-target expectations that replace fields of this check: `differs."claude@2.1.235"`.
@@ -250,10 +252,12 @@ impl CheckSpec {
             if spec.reason.as_deref().unwrap_or("").trim().is_empty() {
                 return Err(("differs", format!("`{target}` needs a one-line `reason`")));
             }
-            if spec.kind.is_some() || spec.differs.is_some() {
+            if spec.kind.is_some() || spec.differs.is_some() || spec.channel.is_some() {
                 return Err((
                     "differs",
-                    format!("`{target}` may override expectations only, not kind or differs"),
+                    format!(
+                        "`{target}` may override expectations only, not kind, channel or differs"
+                    ),
                 ));
             }
         }
@@ -297,6 +301,7 @@ impl CheckSpec {
             max_rss_mib,
             matches,
             view,
+            channel,
             reason
         );
         if over.equals.is_some() || over.contains.is_some() || over.not_contains.is_some() {
@@ -310,6 +315,29 @@ impl CheckSpec {
             out.order = over.order.clone();
         }
         out
+    }
+
+    pub fn kind_name(&self) -> &'static str {
+        self.kind.map(kind_name).unwrap_or("?")
+    }
+
+    /// Kinds that read the stream-json events on stdout, which a terminal run does not have.
+    pub fn reads_stream_json(&self) -> bool {
+        matches!(
+            self.kind,
+            Some(
+                CheckKind::Result
+                    | CheckKind::Events
+                    | CheckKind::ToolUseResult
+                    | CheckKind::View
+                    | CheckKind::Stdout
+            )
+        )
+    }
+
+    /// Whether the check applies to a run on `channel`.
+    pub fn applies_to(&self, channel: crate::host::Channel) -> bool {
+        self.channel.is_none_or(|c| c == channel)
     }
 
     fn difference_for(&self, target: &str) -> Option<&CheckSpec> {

@@ -6,9 +6,11 @@
 
 pub mod check;
 mod check_json;
+pub mod host;
 pub mod mcp;
 pub mod placeholders;
 pub mod probe;
+pub mod process;
 pub mod record;
 pub mod render;
 pub mod report;

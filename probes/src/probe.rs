@@ -30,62 +30,92 @@ pub async fn probe(scenario: &Scenario, target: &Target, records: Option<&Path>)
             trace: String::new(),
         };
     }
-    let mut splits = scenario.splits().expect("validated at load");
-    if splits.is_empty() {
-        splits.push(Split::Whole);
-    }
+    let channels = scenario.channels();
+    let many = channels.len() > 1;
     let mut checks = Vec::new();
-    let mut first_trace: Option<(Split, String)> = None;
+    let mut traces = Vec::new();
     let mut duration_ms = 0;
-    for split in splits {
-        let run = match run_scenario(scenario, target, split).await {
-            Ok(run) => run,
-            Err(e) => {
-                checks.push(CheckOutcome::new(
-                    format!("run ({split})"),
-                    false,
-                    format!("{e:#}"),
-                ));
-                continue;
+    for (c, &channel) in channels.iter().enumerate() {
+        // The SSE splits exercise the client's decoder; once, on the first channel, is enough.
+        let mut splits = if c == 0 {
+            scenario.splits().expect("validated at load")
+        } else {
+            Vec::new()
+        };
+        if splits.is_empty() {
+            splits.push(Split::Whole);
+        }
+        let label = |name: String| {
+            if many {
+                format!("[{channel}] {name}")
+            } else {
+                name
             }
         };
-        duration_ms += run.duration.as_millis() as u64;
-        let trace = trace::normalize(&run, &scenario.prompt);
-        let mut run_checks = builtin_checks(scenario, &run);
-        if let Some((first_split, first)) = &first_trace {
-            let same = *first == trace;
-            run_checks.push(CheckOutcome::new(
-                format!("split {split} gives the same trace as {first_split}"),
-                same,
-                if same {
-                    String::new()
-                } else {
-                    crate::check::text_diff(first, &trace)
-                },
-            ));
-        } else {
-            run_checks.extend(
-                scenario
-                    .checks
-                    .iter()
-                    .map(|c| evaluate(c.get_ref(), &target.name, &run)),
-            );
-            first_trace = Some((split, trace));
-        }
-        if let Some(dir) = records {
-            let id = if split == Split::Whole {
-                scenario.id.clone()
-            } else {
-                format!("{}@{split}", scenario.id)
+        let mut first_trace: Option<(Split, String)> = None;
+        for split in splits {
+            let run = match run_scenario(scenario, target, split, channel).await {
+                Ok(run) => run,
+                Err(e) => {
+                    checks.push(CheckOutcome::new(
+                        label(format!("run ({split})")),
+                        false,
+                        format!("{e:#}"),
+                    ));
+                    continue;
+                }
             };
-            let _ = record::write(dir, &id.replace(':', "-"), &run, &run_checks);
+            duration_ms += run.duration.as_millis() as u64;
+            let trace = trace::normalize(&run, &scenario.prompt);
+            let mut run_checks = builtin_checks(scenario, &run);
+            if let Some((first_split, first)) = &first_trace {
+                let same = *first == trace;
+                run_checks.push(CheckOutcome::new(
+                    format!("split {split} gives the same trace as {first_split}"),
+                    same,
+                    if same {
+                        String::new()
+                    } else {
+                        crate::check::text_diff(first, &trace)
+                    },
+                ));
+            } else {
+                run_checks.extend(
+                    scenario
+                        .checks
+                        .iter()
+                        .filter(|c| c.get_ref().applies_to(channel))
+                        .map(|c| evaluate(c.get_ref(), &target.name, &run)),
+                );
+                first_trace = Some((split, trace));
+            }
+            for check in &mut run_checks {
+                check.name = label(std::mem::take(&mut check.name));
+            }
+            if let Some(dir) = records {
+                let mut id = scenario.id.clone();
+                if many {
+                    id = format!("{id}[{channel}]");
+                }
+                if split != Split::Whole {
+                    id = format!("{id}@{split}");
+                }
+                let _ = record::write(dir, &id.replace(':', "-"), &run, &run_checks);
+            }
+            checks.extend(run_checks);
         }
-        checks.extend(run_checks);
+        if let Some((_, trace)) = first_trace {
+            traces.push(if many {
+                format!("channel {channel}:\n{trace}")
+            } else {
+                trace
+            });
+        }
     }
     let report = Report::from_checks(&scenario.id, &target.name, checks, duration_ms);
     Probe {
         report,
-        trace: first_trace.map(|(_, t)| t).unwrap_or_default(),
+        trace: traces.join("\n"),
     }
 }
 
@@ -127,6 +157,17 @@ fn builtin_checks(scenario: &Scenario, run: &RunOutcome) -> Vec<CheckOutcome> {
         detail.is_empty(),
         detail,
     ));
+    if run.channel != crate::host::Channel::Print {
+        // Whatever the target asked must be what the scenario's user expects, in order.
+        out.push(match &run.decisions_verdict {
+            Ok(()) => CheckOutcome::new("decisions answered as scripted", true, ""),
+            Err(detail) => CheckOutcome::new(
+                "decisions answered as scripted",
+                false,
+                run.places.redact(detail),
+            ),
+        });
+    }
     if !run.mcp.is_empty() && !run.timed_out {
         // Servers whose survival a scenario states itself (with a per-target difference) are
         // judged by that check.

@@ -14,6 +14,7 @@ pub struct ProbeRecord<'a> {
     pub id: &'a str,
     pub target: &'a str,
     pub split: String,
+    pub channel: crate::host::Channel,
     pub command: &'a [String],
     pub env: &'a std::collections::BTreeMap<String, String>,
     pub cwd: &'a Path,
@@ -23,6 +24,12 @@ pub struct ProbeRecord<'a> {
     pub duration_ms: u64,
     pub stdout: &'a str,
     pub stderr: &'a str,
+    /// What the harness wrote to stdin (control protocol lines).
+    pub stdin: &'a [String],
+    /// The terminal screens the harness acted on, and the last one.
+    pub screens: &'a [String],
+    /// What the target asked and how each was answered.
+    pub asked: &'a [crate::host::Asked],
     pub requests: &'a [RecordedRequest],
     /// Each fake MCP server's log (timestamps in ms since the Unix epoch).
     pub mcp: &'a std::collections::BTreeMap<String, crate::mcp::ServerRecord>,
@@ -43,6 +50,7 @@ pub fn write(
         id,
         target: &run.target,
         split: run.split.to_string(),
+        channel: run.channel,
         command: &run.command,
         env: &run.env,
         cwd: &run.cwd,
@@ -52,6 +60,9 @@ pub fn write(
         duration_ms: run.duration.as_millis() as u64,
         stdout: &run.stdout,
         stderr: &run.stderr,
+        stdin: &run.stdin,
+        screens: &run.screens,
+        asked: &run.asked,
         requests: &run.requests,
         mcp: &run.mcp,
         mcp_survivors: &run.mcp_survivors,

@@ -12,8 +12,10 @@ use stubs::claude_ai::{ClaudeAi, RecordedUpload};
 use stubs::messages::{Block, FileWrite, MessagesStub, RecordedRequest, Split, StubConfig, Turn};
 use tokio::io::AsyncReadExt;
 
+use crate::host::{Asked, Channel, Decisions};
 use crate::mcp::ServerRecord;
 use crate::placeholders::Places;
+use crate::process::{collect, kill_group, wait_or_kill, Exited};
 use crate::scenario::{Fixture, Scenario};
 use crate::target::Target;
 
@@ -37,6 +39,8 @@ const SERVER_EXIT_GRACE: Duration = Duration::from_millis(500);
 pub struct RunOutcome {
     pub target: String,
     pub split: Split,
+    /// How the harness answered for the user.
+    pub channel: Channel,
     /// argv as started; the program path is the target's.
     pub command: Vec<String>,
     /// The environment given to the process, secrets redacted.
@@ -45,8 +49,17 @@ pub struct RunOutcome {
     pub timed_out: bool,
     /// The target's peak resident set size (sampled VmHWM), when it exited by itself.
     pub peak_rss_kib: Option<u64>,
+    /// Standard output; on a terminal, everything the terminal received.
     pub stdout: String,
     pub stderr: String,
+    /// The lines the harness wrote to the target's stdin (the control protocol), in order.
+    pub stdin: Vec<String>,
+    /// The terminal's screen each time the harness acted on it, and at the end (`pty`).
+    pub screens: Vec<String>,
+    /// Everything the target asked the user, and how each was answered.
+    pub asked: Vec<Asked>,
+    /// Whether the asks matched the scenario's decisions, in order, all used.
+    pub decisions_verdict: Result<(), String>,
     pub requests: Vec<RecordedRequest>,
     pub exhausted_at: Option<usize>,
     pub turns_left: usize,
@@ -79,6 +92,7 @@ pub async fn run_scenario(
     scenario: &Scenario,
     target: &Target,
     split: Split,
+    channel: Channel,
 ) -> Result<RunOutcome> {
     let root = tempfile::Builder::new().prefix("conformance-").tempdir()?;
     let base = root.path().canonicalize()?;
@@ -120,19 +134,35 @@ pub async fn run_scenario(
     )
     .await?;
 
-    let default_args: Vec<String> = vec![
-        "-p".into(),
-        places.expand(&scenario.prompt),
-        "--output-format".into(),
-        "stream-json".into(),
-        "--verbose".into(),
-        "--model".into(),
-        scenario.model().into(),
-    ];
-    let mut args = match &scenario.argv {
-        Some(argv) => argv.iter().map(|a| places.expand(a)).collect(),
-        None => default_args,
+    let mut args = match (&scenario.argv, channel) {
+        (Some(argv), _) => argv.iter().map(|a| places.expand(a)).collect(),
+        (None, Channel::Print) => vec![
+            "-p".into(),
+            places.expand(&scenario.prompt),
+            "--output-format".into(),
+            "stream-json".into(),
+            "--verbose".into(),
+        ],
+        // An SDK host: the prompt arrives on stdin, permission questions come back as control
+        // requests (`--permission-prompt-tool stdio`).
+        (None, Channel::Control) => [
+            "-p",
+            "--input-format",
+            "stream-json",
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--permission-prompt-tool",
+            "stdio",
+        ]
+        .map(String::from)
+        .to_vec(),
+        // A person at a terminal types the prompt.
+        (None, Channel::Pty) => Vec::new(),
     };
+    if scenario.argv.is_none() {
+        args.extend(["--model".to_owned(), scenario.model().to_owned()]);
+    }
     args.extend(scenario.args.iter().map(|a| places.expand(a)));
 
     let mut env: BTreeMap<String, String> = BTreeMap::new();
@@ -143,7 +173,15 @@ pub async fn run_scenario(
     env.insert("HOME".into(), places.home.clone());
     env.insert("LANG".into(), "C.UTF-8".into());
     env.insert("SHELL".into(), "/bin/bash".into());
-    env.insert("TERM".into(), "dumb".into());
+    env.insert(
+        "TERM".into(),
+        if channel == Channel::Pty {
+            "xterm-256color"
+        } else {
+            "dumb"
+        }
+        .into(),
+    );
     env.insert("ANTHROPIC_BASE_URL".into(), stub.base_url());
     if scenario.oauth {
         // real-binary.md: with an API key set there is no OAuth token, and the nonessential
@@ -171,60 +209,49 @@ pub async fn run_scenario(
     }
     // An empty value in a scenario unsets a default (e.g. no API key for an OAuth run).
     env.retain(|_, v| !v.is_empty());
+    if channel == Channel::Pty {
+        // A returning user of this project: no onboarding, the key and the folder already trusted.
+        crate::host::terminal::prepare_home(&home, &cwd, env.get("ANTHROPIC_API_KEY"))
+            .with_context(|| format!("{}: terminal user state", scenario.path.display()))?;
+    }
 
-    let mut command = tokio::process::Command::new(&target.program);
+    let mut command = std::process::Command::new(&target.program);
     if let Some(argv0) = &scenario.argv0 {
         // The same program under another name (`rg`: the embedded ripgrep).
-        command.arg0(argv0);
+        std::os::unix::process::CommandExt::arg0(&mut command, argv0);
     }
-    command
-        .args(&args)
-        .env_clear()
-        .envs(&env)
-        .current_dir(&cwd)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        // Its own process group, so a timeout ends the target and every child it started.
-        .process_group(0)
-        .kill_on_drop(true);
+    command.args(&args).env_clear().envs(&env).current_dir(&cwd);
     let started = Instant::now();
-    let mut child = command
-        .spawn()
-        .with_context(|| format!("cannot start {}", target.program.display()))?;
-    let pid = child.id().map(|p| p as i32);
-    let mut stdout_pipe = child.stdout.take().expect("piped");
-    let mut stderr_pipe = child.stderr.take().expect("piped");
-    let stdout_task = tokio::spawn(async move {
-        let mut buf = Vec::new();
-        let _ = stdout_pipe.read_to_end(&mut buf).await;
-        buf
-    });
-    let stderr_task = tokio::spawn(async move {
-        let mut buf = Vec::new();
-        let _ = stderr_pipe.read_to_end(&mut buf).await;
-        buf
-    });
-    let reaped = match pid {
-        Some(pid) => tokio::time::timeout(scenario.timeout(), reap(pid))
-            .await
-            .ok(),
-        None => None,
-    };
-    let (exit_code, timed_out, peak_rss_kib) = match reaped {
-        Some(r) => (r.code, false, Some(r.max_rss_kib)),
-        None => {
-            kill_group(pid);
-            if let Some(pid) = pid {
-                let _ = reap(pid).await;
-            }
-            (None, true, None)
+    let mut decisions = Decisions::new(scenario.decisions());
+    let driven = match channel {
+        Channel::Print => drive_print(command, scenario.timeout()).await,
+        Channel::Control => {
+            let prompt = places.expand(&scenario.prompt);
+            crate::host::control::drive(command, &prompt, &mut decisions, scenario.timeout()).await
         }
-    };
-    // Reaped here, so tokio's handle must not wait for it again.
-    drop(child);
+        Channel::Pty => {
+            let prompt = places.expand(&scenario.prompt);
+            crate::host::terminal::drive(
+                command,
+                &prompt,
+                &mut decisions,
+                &stub,
+                scenario.timeout(),
+            )
+            .await
+        }
+    }
+    .with_context(|| format!("cannot start {}", target.program.display()))?;
+    let Driven {
+        exited,
+        stdout,
+        stderr,
+        stdin,
+        screens,
+        pid,
+    } = driven;
     // A server still running once the target is gone was left behind (checked, then ended).
-    let mcp_survivors = if timed_out {
+    let mcp_survivors = if exited.timed_out {
         Vec::new()
     } else {
         mcp.survivors(SERVER_EXIT_GRACE).await
@@ -233,8 +260,6 @@ pub async fn run_scenario(
     // Whatever the target left running in its group goes with it.
     kill_group(pid);
     let duration = started.elapsed();
-    let stdout = collect(stdout_task).await;
-    let stderr = collect(stderr_task).await;
 
     let mut shown_env = env.clone();
     for key in SECRET_ENV {
@@ -252,11 +277,16 @@ pub async fn run_scenario(
         split,
         command: command_line,
         env: shown_env,
-        exit_code,
-        timed_out,
-        peak_rss_kib,
+        channel,
+        exit_code: exited.code,
+        timed_out: exited.timed_out,
+        peak_rss_kib: exited.peak_rss_kib,
         stdout,
         stderr,
+        stdin,
+        screens,
+        decisions_verdict: decisions.verdict(),
+        asked: decisions.asked,
         requests: stub.requests(),
         exhausted_at: stub.exhausted_at(),
         turns_left: stub.turns_left(),
@@ -271,69 +301,53 @@ pub async fn run_scenario(
     })
 }
 
-struct Reaped {
-    code: Option<i32>,
-    max_rss_kib: u64,
+/// What driving a target through one channel produced.
+pub(crate) struct Driven {
+    pub exited: Exited,
+    pub pid: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+    pub stdin: Vec<String>,
+    pub screens: Vec<String>,
 }
 
-/// Waits for the target with wait4(2), polling without blocking a runtime thread, and samples
-/// its peak resident set size (VmHWM) on the way. wait4's own ru_maxrss is not used: Linux carries
-/// the high-water mark of the pre-exec memory (a copy of this harness) into the child.
-async fn reap(pid: i32) -> Reaped {
-    let mut peak = 0;
-    loop {
-        peak = peak.max(vm_hwm_kib(pid).unwrap_or(0));
-        let mut status = 0;
-        // SAFETY: an all-zero rusage is a valid value for wait4 to overwrite.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: wait4 on our own child's pid, with valid out-pointers.
-        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
-        if r == pid {
-            let code = if libc::WIFEXITED(status) {
-                Some(libc::WEXITSTATUS(status))
-            } else {
-                None
-            };
-            return Reaped {
-                code,
-                max_rss_kib: peak,
-            };
-        }
-        if r < 0 {
-            return Reaped {
-                code: None,
-                max_rss_kib: 0,
-            };
-        }
-        tokio::time::sleep(Duration::from_millis(1)).await;
-    }
+/// `-p`: nothing on stdin, stdout and stderr read whole.
+async fn drive_print(command: std::process::Command, timeout: Duration) -> Result<Driven> {
+    let mut command = tokio::process::Command::from(command);
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Its own process group, so a timeout ends the target and every child it started.
+        .process_group(0)
+        .kill_on_drop(true);
+    let mut child = command.spawn()?;
+    let pid = child.id().map(|p| p as i32);
+    let stdout_task = read_all(child.stdout.take().expect("piped"));
+    let stderr_task = read_all(child.stderr.take().expect("piped"));
+    let exited = wait_or_kill(pid, timeout).await;
+    // Reaped by `wait_or_kill`, so tokio's handle must not wait for it again.
+    drop(child);
+    kill_group(pid);
+    Ok(Driven {
+        exited,
+        pid,
+        stdout: collect(stdout_task).await,
+        stderr: collect(stderr_task).await,
+        stdin: Vec::new(),
+        screens: Vec::new(),
+    })
 }
 
-/// A live process's peak resident set size, from `/proc/<pid>/status`.
-pub fn vm_hwm_kib(pid: i32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|n| n.parse().ok())
-}
-
-async fn collect(task: tokio::task::JoinHandle<Vec<u8>>) -> String {
-    // Pipes held open by a grandchild close when the group is killed; bound the wait regardless.
-    match tokio::time::timeout(Duration::from_secs(5), task).await {
-        Ok(Ok(bytes)) => String::from_utf8_lossy(&bytes).into_owned(),
-        _ => String::new(),
-    }
-}
-
-fn kill_group(pid: Option<i32>) {
-    if let Some(pid) = pid {
-        // SAFETY: kill(2) with a negative pid signals the process group we created for the target.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
-    }
+/// Reads a pipe to its end as (lossy) UTF-8.
+pub(crate) fn read_all(
+    mut pipe: impl tokio::io::AsyncRead + Unpin + Send + 'static,
+) -> tokio::task::JoinHandle<String> {
+    tokio::spawn(async move {
+        let mut buf = Vec::new();
+        let _ = pipe.read_to_end(&mut buf).await;
+        String::from_utf8_lossy(&buf).into_owned()
+    })
 }
 
 fn resolve(path: &str, places: &Places, cwd: &Path, home: &Path) -> PathBuf {

@@ -13,6 +13,7 @@ use stubs::messages::{Split, Turn};
 use toml::Spanned;
 
 use crate::check::CheckSpec;
+use crate::host::{Channel, Decision};
 
 /// The model every target is started with unless a scenario says otherwise; Messages requests for
 /// any other model are helpers, not the main loop.
@@ -62,6 +63,12 @@ pub struct Scenario {
     pub oauth: bool,
     #[serde(default, rename = "turn")]
     pub turns: Vec<Turn>,
+    /// How the host answers for the user, one run each (`print` when absent: `-p`, nobody asked).
+    #[serde(default)]
+    pub channels: Vec<Channel>,
+    /// What the user answers, in order, to whatever the target asks.
+    #[serde(default, rename = "decision")]
+    pub decisions: Vec<Spanned<Decision>>,
     #[serde(default, rename = "check")]
     pub checks: Vec<Spanned<CheckSpec>>,
     /// Serve the script once per split and require identical traces (`core.sse-split`).
@@ -105,6 +112,19 @@ impl Scenario {
 
     pub fn applies_to(&self, target_kind: &str) -> bool {
         self.targets.iter().any(|t| t == target_kind)
+    }
+
+    /// The channels to run, in order (the first one carries the checks' splits).
+    pub fn channels(&self) -> Vec<Channel> {
+        if self.channels.is_empty() {
+            vec![Channel::Print]
+        } else {
+            self.channels.clone()
+        }
+    }
+
+    pub fn decisions(&self) -> Vec<Decision> {
+        self.decisions.iter().map(|d| d.get_ref().clone()).collect()
     }
 
     pub fn splits(&self) -> Result<Vec<Split>, String> {
@@ -181,6 +201,9 @@ impl Scenario {
                 ))
             })?;
         }
+        scenario.validate_host().map_err(|(offset, message)| {
+            err(format!("line {}: {message}", line_of(source, offset)))
+        })?;
         Ok(scenario)
     }
 
@@ -218,6 +241,56 @@ pub fn load_dir(dir: &Path) -> Result<Vec<Scenario>, ScenarioError> {
         }
     }
     Ok(scenarios)
+}
+
+impl Scenario {
+    /// Channels, decisions and checks fit together: decisions need someone to answer them, and a
+    /// check that reads stream-json says which channel it reads on a run that has a terminal.
+    fn validate_host(&self) -> Result<(), (usize, String)> {
+        let channels = self.channels();
+        let at = |key: &str| self.source.find(key).unwrap_or(0);
+        for (i, channel) in self.channels.iter().enumerate() {
+            if self.channels[..i].contains(channel) {
+                return Err((
+                    at("channels"),
+                    format!("field `channels`: `{channel}` is listed twice"),
+                ));
+            }
+        }
+        if self.argv.is_some() && channels != [Channel::Print] {
+            return Err((
+                at("channels"),
+                "field `channels`: a scenario with its own `argv` runs as it is, with no host"
+                    .into(),
+            ));
+        }
+        for decision in &self.decisions {
+            decision
+                .get_ref()
+                .validate()
+                .map_err(|m| (decision.span().start, format!("decision: {m}")))?;
+        }
+        if !self.decisions.is_empty() && channels == [Channel::Print] {
+            return Err((self.decisions[0].span().start, "`[[decision]]` needs `channels` with `control` or `pty`: under `-p` nobody answers".into()));
+        }
+        for check in &self.checks {
+            let spec = check.get_ref();
+            if let Some(channel) = spec.channel {
+                if !channels.contains(&channel) {
+                    return Err((check.span().start, format!("check field `channel`: `{channel}` is not one of the scenario's channels {channels:?}")));
+                }
+            }
+            let reads_stream = spec.reads_stream_json();
+            let on = spec.channel.map_or(channels.clone(), |c| vec![c]);
+            if reads_stream && on.iter().any(|c| !c.has_stream_json()) {
+                return Err((check.span().start, format!(
+                    "check of kind `{}` reads stream-json, which a `pty` run does not print; add `channel = \"control\"` (or `print`)",
+                    spec.kind_name()
+                )));
+            }
+        }
+        Ok(())
+    }
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {

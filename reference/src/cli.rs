@@ -14,13 +14,19 @@ use crate::permissions::Mode;
     disable_help_subcommand = true
 )]
 pub struct Args {
-    /// Print the response and exit (the only mode this agent has).
+    /// Print the response and exit; without it the session is interactive, on a terminal.
     #[arg(short = 'p', long = "print")]
     pub print: bool,
     /// The prompt; read from stdin when absent.
     pub prompt: Option<String>,
     #[arg(long = "output-format", value_name = "format")]
     pub output_format: Option<String>,
+    /// `text` (the prompt argument) or `stream-json` (user messages and control requests on stdin).
+    #[arg(long = "input-format", value_name = "format")]
+    pub input_format: Option<String>,
+    /// `stdio`: permission questions go to the SDK host as `can_use_tool` control requests.
+    #[arg(long = "permission-prompt-tool", hide = true, value_name = "tool")]
+    pub permission_prompt_tool: Option<String>,
     #[arg(long)]
     pub verbose: bool,
     #[arg(long)]
@@ -117,6 +123,27 @@ impl Args {
             ));
         }
         Ok(format)
+    }
+
+    /// Whether the prompt and the host's answers come as stream-json on stdin.
+    pub fn stream_input(&self) -> Result<bool, UsageError> {
+        match self.input_format.as_deref() {
+            None | Some("text") => Ok(false),
+            Some("stream-json") => {
+                if self.output_format.as_deref() != Some("stream-json") {
+                    return Err(UsageError(
+                        "Error: --input-format=stream-json requires output-format=stream-json.\n"
+                            .into(),
+                    ));
+                }
+                Ok(true)
+            }
+            Some(other) => Err(invalid_choice(
+                "--input-format <format>",
+                other,
+                &["text", "stream-json"],
+            )),
+        }
     }
 
     pub fn mode(&self) -> Result<Mode, UsageError> {

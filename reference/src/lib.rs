@@ -6,6 +6,7 @@ pub mod api;
 pub mod brief;
 pub mod cli;
 pub mod context;
+pub mod host;
 pub mod limits;
 pub mod lsp;
 pub mod mcp;

@@ -3,7 +3,7 @@
 use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
 
-use claude_reference::agent::{self, Config};
+use claude_reference::agent::{self, Config, HostKind};
 use claude_reference::permissions::Mode;
 use claude_reference::{cli, exit, limits, CONTRACT_VERSION};
 
@@ -39,12 +39,19 @@ fn real_main() -> i32 {
     if let Some(path) = &args.upload_file {
         return upload_one(path);
     }
-    if !args.print {
-        return usage("Error: claude-reference runs only in --print (-p) mode\n");
-    }
-    let (format, mode) = match (args.format(), args.mode()) {
-        (Ok(f), Ok(m)) => (f, m),
-        (Err(cli::UsageError(text)), _) | (_, Err(cli::UsageError(text))) => return usage(&text),
+    let (format, mode, stream_input) = match (args.format(), args.mode(), args.stream_input()) {
+        (Ok(f), Ok(m), Ok(s)) => (f, m, s),
+        (Err(cli::UsageError(text)), _, _)
+        | (_, Err(cli::UsageError(text)), _)
+        | (_, _, Err(cli::UsageError(text))) => return usage(&text),
+    };
+    let host = match (args.print, stream_input) {
+        // Without -p: a person at a terminal types the prompts.
+        (false, _) => HostKind::Terminal,
+        (true, true) => HostKind::Control {
+            asks: args.permission_prompt_tool.as_deref() == Some("stdio"),
+        },
+        (true, false) => HostKind::None,
     };
     if mode == Mode::BypassPermissions
         && is_root()
@@ -52,9 +59,13 @@ fn real_main() -> i32 {
     {
         return usage("--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons\n");
     }
-    let prompt = match args.prompt.clone().or_else(read_stdin).filter(|p| !p.trim().is_empty()) {
-        Some(p) => p,
-        None => return usage("Error: Input must be provided either through stdin or as a prompt argument when using --print\n"),
+    // Only a `-p` run with text input takes its prompt from the command line or stdin.
+    let prompt = match host {
+        HostKind::None => match args.prompt.clone().or_else(read_stdin).filter(|p| !p.trim().is_empty()) {
+            Some(p) => p,
+            None => return usage("Error: Input must be provided either through stdin or as a prompt argument when using --print\n"),
+        },
+        _ => String::new(),
     };
     let session_id = match &args.session_id {
         Some(id) if uuid::Uuid::parse_str(id).is_ok() => id.clone(),
@@ -112,7 +123,13 @@ fn real_main() -> i32 {
             brief: brief == claude_reference::brief::State::On,
             notebook: !std::env::var("ENABLE_TOOL_SEARCH")
                 .is_ok_and(|v| matches!(v.as_str(), "true" | "1") || v.starts_with("auto")),
+            // Set by the session: who can answer, and whether plan mode withdraws tools.
+            user: false,
+            plan_mode: false,
         },
+        host,
+        allowed_tools: args.allowed_tools.clone(),
+        disallowed_tools: args.disallowed_tools.clone(),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -12,23 +12,35 @@ pub enum Format {
     Text,
     Json,
     StreamJson,
+    /// An interactive session: the transcript on a terminal, no events.
+    Terminal,
 }
 
 pub struct Output {
     pub format: Format,
     pub session_id: String,
+    /// The terminal the transcript goes to (`Format::Terminal`).
+    pub terminal: Option<std::sync::Arc<crate::host::terminal::Terminal>>,
 }
 
 impl Output {
-    /// stream-json prints every event; json and text print only the end of the run.
+    /// stream-json prints every event; json and text print only the end of the run; a terminal
+    /// shows the conversation as a transcript.
     pub fn event(&self, event: &Value) {
-        if self.format == Format::StreamJson {
-            print_line(&event.to_string());
+        match (self.format, &self.terminal) {
+            (Format::StreamJson, _) => print_line(&event.to_string()),
+            (Format::Terminal, Some(terminal)) => {
+                if let Some(line) = transcript_line(event) {
+                    terminal.line(&line);
+                }
+            }
+            _ => {}
         }
     }
 
     pub fn finish(&self, result: &Value) {
         match self.format {
+            Format::Terminal => {}
             Format::StreamJson | Format::Json => print_line(&result.to_string()),
             Format::Text => {
                 let text = result["result"]
@@ -83,11 +95,23 @@ impl Output {
         })
     }
 
-    pub fn user_tool_result(&self, block: &Value, structured: &Value) -> Value {
-        json!({
+    /// A tool's result; `meta` says why the tool did not run (`tool_result_meta`).
+    pub fn user_tool_result(&self, block: &Value, structured: &Value, meta: Option<&str>) -> Value {
+        let mut event = json!({
             "type": "user", "message": {"role": "user", "content": [block]}, "parent_tool_use_id": null,
             "session_id": self.session_id, "uuid": uuid(), "timestamp": timestamp(), "tool_use_result": structured,
-        })
+        });
+        if let Some(kind) = meta {
+            event["tool_result_meta"] =
+                json!([{"id": block["tool_use_id"], "non_execution_kind": kind}]);
+        }
+        event
+    }
+
+    /// The permission mode changed.
+    pub fn status(&self, mode: &str) -> Value {
+        json!({"type": "system", "subtype": "status", "status": null, "permissionMode": mode,
+               "uuid": uuid(), "session_id": self.session_id})
     }
 
     /// Context the client adds to the conversation itself (a launched skill's body, the Brief
@@ -100,9 +124,29 @@ impl Output {
         })
     }
 
-    pub fn permission_denied(&self, tool_name: &str, tool_use_id: &str, message: &str) -> Value {
-        json!({"type": "system", "subtype": "permission_denied", "tool_name": tool_name, "tool_use_id": tool_use_id,
-               "message": message, "uuid": uuid(), "session_id": self.session_id})
+    /// A user message the client adds itself (the note after a turn the user stopped).
+    pub fn synthetic_text(&self, text: &str) -> Value {
+        json!({
+            "type": "user", "message": {"role": "user", "content": [{"type": "text", "text": text}]},
+            "parent_tool_use_id": null, "session_id": self.session_id, "uuid": uuid(), "timestamp": timestamp(),
+        })
+    }
+
+    pub fn permission_denied(
+        &self,
+        tool_name: &str,
+        tool_use_id: &str,
+        message: &str,
+        reason: Option<&str>,
+    ) -> Value {
+        let mut event = json!({"type": "system", "subtype": "permission_denied", "tool_name": tool_name, "tool_use_id": tool_use_id});
+        if let Some(reason) = reason {
+            event["decision_reason_type"] = json!(reason);
+        }
+        event["message"] = json!(message);
+        event["uuid"] = json!(uuid());
+        event["session_id"] = json!(self.session_id);
+        event
     }
 
     pub fn api_retry(&self, retry: &Retry) -> Value {
@@ -126,7 +170,33 @@ impl Output {
     }
 }
 
-fn print_line(line: &str) {
+/// One event of the conversation as a transcript line on a terminal.
+fn transcript_line(event: &Value) -> Option<String> {
+    let block = event["message"]["content"].get(0)?;
+    match (event["type"].as_str()?, block["type"].as_str()?) {
+        ("assistant", "text") => Some(format!("● {}", block["text"].as_str()?)),
+        ("assistant", "tool_use") => {
+            let input = &block["input"];
+            let subject = ["command", "file_path", "notebook_path", "pattern"]
+                .iter()
+                .find_map(|k| input[*k].as_str())
+                .unwrap_or_default();
+            Some(format!("● {}({subject})", block["name"].as_str()?))
+        }
+        ("user", "tool_result") => {
+            let text = match &block["content"] {
+                Value::String(s) => s.clone(),
+                _ => "(content)".into(),
+            };
+            let first = text.lines().next().unwrap_or_default();
+            Some(format!("  ⎿  {first}"))
+        }
+        _ => None,
+    }
+}
+
+/// Writes one line to stdout at once (events and control messages share stdout).
+pub fn print_line(line: &str) {
     let mut out = std::io::stdout().lock();
     // A closed stdout (the reader went away) is not this process's error to report.
     let _ = writeln!(out, "{line}");

@@ -3,6 +3,7 @@
 pub mod events;
 mod prompt;
 mod session;
+mod turn;
 pub mod usage;
 
-pub use session::{run, Config};
+pub use session::{run, Config, HostKind};

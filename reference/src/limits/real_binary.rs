@@ -87,7 +87,33 @@ pub const ALL_REAL_BINARY: &[&Limit] = &[
     &GREP_DEFAULT_HEAD_LIMIT,
     &GLOB_MAX_RESULTS,
     &GLOB_RESULT_BUDGET,
+    &TOOLS_ASK_USER_QUESTIONS_MIN,
+    &TOOLS_ASK_USER_QUESTIONS_MAX,
 ];
+
+pub const TOOLS_ASK_USER_QUESTIONS_MIN: Limit = Limit {
+    name: "tools.ask_user.questions_min",
+    value: 1,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon askplan ask_q0: 0 questions is refused before any prompt (zod too_small, minimum 1)",
+    },
+    what: "AskUserQuestion: at least this many questions in one call.",
+};
+
+pub const TOOLS_ASK_USER_QUESTIONS_MAX: Limit = Limit {
+    name: "tools.ask_user.questions_max",
+    value: 4,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon askplan ask_q5: 5 questions is refused before any prompt (zod too_big, maximum 4)",
+    },
+    what: "AskUserQuestion: at most this many questions in one call.",
+};
 
 pub const GREP_DEFAULT_HEAD_LIMIT: Limit = Limit {
     name: "grep.head_limit_default",

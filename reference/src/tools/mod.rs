@@ -1,5 +1,6 @@
 //! Built-in tools and the one pipeline every tool_use goes through.
 
+mod ask_user;
 mod bash;
 mod edit;
 mod file_state;
@@ -9,6 +10,7 @@ mod lsp;
 mod notebook;
 mod persist;
 mod pipeline;
+mod plan_mode;
 mod read;
 pub mod schema;
 mod send_user_message;
@@ -24,8 +26,9 @@ pub use file_state::FileState;
 pub use persist::project_dir as persist_project_dir;
 pub use pipeline::{run_tool, ToolResult};
 
+use crate::host::Host;
 use crate::limits::Limit;
-use crate::permissions::Permissions;
+use crate::permissions::{Mode, Permissions};
 
 /// What a call does to the world, for the permission decision.
 pub enum Access {
@@ -61,9 +64,21 @@ pub struct ToolContext {
     pub lsp: crate::lsp::LspManager,
     /// Where Brief attachments go and the gates on the way.
     pub brief: crate::brief::Delivery,
+    /// Who answers for the user (`None` under `-p`).
+    pub host: Option<std::sync::Arc<dyn Host>>,
+    /// The tool_use being run (the id a question to the user carries).
+    pub tool_use_id: String,
+    /// The mode a tool or an answer switched to, for the session to announce.
+    pub mode_changed: Option<Mode>,
 }
 
 impl ToolContext {
+    /// Switches the permission mode; the session announces it (a `status` event).
+    pub fn set_mode(&mut self, mode: Mode) {
+        self.permissions.mode = mode;
+        self.mode_changed = Some(mode);
+    }
+
     /// `path` made absolute against the session cwd.
     pub fn resolve(&self, path: &str) -> PathBuf {
         let p = Path::new(path);
@@ -98,6 +113,20 @@ impl ToolOutput {
 pub struct ToolError {
     pub message: String,
     pub wrap: bool,
+    /// The `tool_use_result` when it is not `Error: <message>`.
+    pub structured: Option<String>,
+    pub kind: Failure,
+}
+
+/// Why a call did not do its work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// It failed.
+    Error,
+    /// The user refused it (a denial: counted, no event).
+    Denied,
+    /// The user refused it and stopped the turn.
+    Interrupted,
 }
 
 impl ToolError {
@@ -105,12 +134,29 @@ impl ToolError {
         ToolError {
             message: message.into(),
             wrap: true,
+            structured: None,
+            kind: Failure::Error,
         }
     }
     pub fn plain(message: impl Into<String>) -> Self {
         ToolError {
-            message: message.into(),
             wrap: false,
+            ..ToolError::wrapped(message)
+        }
+    }
+    /// The user said no, and why.
+    pub fn denied(message: impl Into<String>) -> Self {
+        ToolError {
+            kind: Failure::Denied,
+            ..ToolError::plain(message)
+        }
+    }
+    /// The user said no and stopped the turn.
+    pub fn interrupted() -> Self {
+        ToolError {
+            kind: Failure::Interrupted,
+            structured: Some("User rejected tool use".into()),
+            ..ToolError::plain(crate::host::REJECTED)
         }
     }
 }
@@ -144,6 +190,11 @@ pub struct Offer {
     pub lsp: bool,
     /// SendUserMessage: Brief mode is on.
     pub brief: bool,
+    /// AskUserQuestion, EnterPlanMode, ExitPlanMode: someone can answer (a host with a
+    /// permission-prompt tool, or a terminal).
+    pub user: bool,
+    /// Plan mode: the file-changing tools are withdrawn (seed 004).
+    pub plan_mode: bool,
 }
 
 /// The built-in tools in the order `tools[]` lists them (alphabetical, as the real binary does).
@@ -171,6 +222,16 @@ pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
     }
     if offer.brief {
         tools.push(&send_user_message::SendUserMessage);
+    }
+    if offer.user {
+        tools.extend([
+            &ask_user::AskUserQuestion as &dyn Tool,
+            &plan_mode::EnterPlanMode,
+            &plan_mode::ExitPlanMode,
+        ]);
+    }
+    if offer.plan_mode {
+        tools.retain(|t| !matches!(t.name(), "Edit" | "Write" | "NotebookEdit"));
     }
     tools.sort_by_key(|t| t.name());
     tools

@@ -1,11 +1,14 @@
-//! The one path every tool_use takes: lookup → input schema validation → permission decision →
-//! execution → result mapping with the tool's own budget. Every outcome is a tool_result paired
-//! with its tool_use id.
+//! The one path every tool_use takes: lookup → input schema validation → permission decision
+//! (asking the user through the host when it must) → execution → result mapping with the tool's
+//! own budget. Every outcome is a tool_result paired with its tool_use id.
+
+use std::path::Path;
 
 use serde_json::{json, Value};
 
-use super::{persist, schema, Tool, ToolContext, ToolError};
-use crate::permissions::Decision;
+use super::{persist, schema, Failure, Tool, ToolContext, ToolError};
+use crate::host::{Ask, Reply};
+use crate::permissions::{Decision, Prompt, RefusalKind};
 
 pub struct ToolResult {
     pub tool_use_id: String,
@@ -16,8 +19,19 @@ pub struct ToolResult {
     pub is_error: Option<bool>,
     /// The stream-json `tool_use_result`.
     pub structured: Value,
-    /// Set when the permission decision refused the call: the message for the denial event.
-    pub denied: Option<String>,
+    /// Set when the call was refused for want of permission: a `permission_denials` entry.
+    pub denied: Option<Denial>,
+    /// `tool_result_meta`'s `non_execution_kind`: why the tool did not run.
+    pub meta: Option<&'static str>,
+    /// The user stopped the turn at this call.
+    pub interrupted: bool,
+}
+
+/// A refused call, as the session reports it.
+pub struct Denial {
+    /// A `permission_denied` event: its message and `decision_reason_type`. Refusals the user
+    /// gave in answer to a question have none (only the denials entry).
+    pub event: Option<(String, Option<&'static str>)>,
 }
 
 impl ToolResult {
@@ -34,7 +48,45 @@ impl ToolResult {
             structured: Value::String(format!("Error: {message}")),
             denied: None,
             blocks: None,
+            meta: None,
+            interrupted: false,
         }
+    }
+
+    /// A refusal: the message as the tool_result, a denial with or without its event.
+    fn refused(
+        id: &str,
+        message: String,
+        event: Option<Option<&'static str>>,
+        meta: &'static str,
+    ) -> Self {
+        let mut result = ToolResult::error(id, message.clone(), false);
+        result.denied = Some(Denial {
+            event: event.map(|reason| (message, reason)),
+        });
+        result.meta = Some(meta);
+        result
+    }
+
+    /// A call the user stopped the turn at.
+    pub fn rejected(id: &str) -> Self {
+        ToolResult::from_error(id, ToolError::interrupted())
+    }
+
+    fn from_error(id: &str, error: ToolError) -> Self {
+        let mut result = match error.kind {
+            Failure::Error => ToolResult::error(id, error.message, error.wrap),
+            Failure::Denied => ToolResult::refused(id, error.message, None, "permission-rule"),
+            Failure::Interrupted => {
+                let mut r = ToolResult::refused(id, error.message, None, "user-rejected");
+                r.interrupted = true;
+                r
+            }
+        };
+        if let Some(structured) = error.structured {
+            result.structured = Value::String(structured);
+        }
+        result
     }
 
     /// The block as it goes into the next request (key order as the real binary sends it).
@@ -54,13 +106,36 @@ impl ToolResult {
     }
 }
 
-/// Tools that exist but are not always offered (the text recorded for LSP and TodoWrite).
-const DISABLED_WHEN_ABSENT: &[&str] = &["LSP", "TodoWrite"];
+/// Tools that exist but are not always offered (the text recorded for each).
+const DISABLED_WHEN_ABSENT: &[&str] = &[
+    "LSP",
+    "TodoWrite",
+    "AskUserQuestion",
+    "EnterPlanMode",
+    "ExitPlanMode",
+];
+
+/// The text when the host's changed input does not fit the tool's schema.
+fn bad_updated_input(tool: &str, issues: &[schema::Issue]) -> ToolError {
+    let detail = schema::message(tool, issues);
+    let detail = detail
+        .strip_prefix("InputValidationError: ")
+        .unwrap_or(&detail);
+    ToolError {
+        structured: Some(format!(
+            "InputValidationError: permission handler updatedInput failed schema for {tool}"
+        )),
+        ..ToolError::wrapped(format!(
+            "The permission handler returned updatedInput for {tool} that failed schema validation: {detail}\n\
+             This is a configuration issue in your canUseTool callback, PermissionRequest hook, or permission-prompt tool — updatedInput must satisfy the tool's input schema. The tool input from the model was valid."
+        ))
+    }
+}
 
 pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) -> ToolResult {
     let id = tool_use["id"].as_str().unwrap_or_default();
     let name = tool_use["name"].as_str().unwrap_or_default();
-    let input = &tool_use["input"];
+    let mut input = tool_use["input"].clone();
     let Some(tool) = tools.iter().find(|t| t.name() == name) else {
         // Tools this agent has but did not offer this turn say so, as 2.1.235's do.
         let message = if DISABLED_WHEN_ABSENT.contains(&name) {
@@ -70,23 +145,34 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
         };
         return ToolResult::error(id, message, true);
     };
-    let issues = schema::issues(&tool.input_schema(), input);
+    let issues = schema::issues(&tool.input_schema(), &input);
     if !issues.is_empty() {
         let mut result = ToolResult::error(id, schema::message(name, &issues), true);
         result.structured = Value::String(schema::structured(&issues));
         return result;
     }
-    match ctx.permissions.decide(&tool.access(input, ctx)) {
+    match ctx.permissions.decide(name, &tool.access(&input, ctx)) {
         Decision::Allow => {}
-        Decision::Rule(message) => return ToolResult::error(id, message, true),
-        Decision::Ask(message) => {
-            let mut result = ToolResult::error(id, message.clone(), false);
-            result.denied = Some(message);
-            return result;
+        Decision::Refuse(refusal) => {
+            return match refusal.kind {
+                RefusalKind::ToolError => ToolResult::error(id, refusal.message, true),
+                RefusalKind::Denied(reason) => {
+                    ToolResult::refused(id, refusal.message, Some(Some(reason)), "permission-rule")
+                }
+                RefusalKind::Unanswered => {
+                    ToolResult::refused(id, refusal.message, Some(None), "user-rejected")
+                }
+            }
         }
+        Decision::Ask(prompt) => match ask(*tool, &input, id, &prompt, ctx) {
+            Ok(Some(changed)) => input = changed,
+            Ok(None) => {}
+            Err(result) => return *result,
+        },
     }
-    match tool.call(input, ctx) {
-        Err(ToolError { message, wrap }) => ToolResult::error(id, message, wrap),
+    ctx.tool_use_id = id.to_owned();
+    match tool.call(&input, ctx) {
+        Err(error) => ToolResult::from_error(id, error),
         Ok(output) => {
             let mut content = output.content;
             if let Some(budget) = tool.result_budget() {
@@ -107,7 +193,94 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
                 structured: output.structured,
                 denied: None,
                 blocks: output.blocks,
+                meta: None,
+                interrupted: false,
             }
+        }
+    }
+}
+
+/// Asks the user about a call the decision could not settle. `Ok(Some(input))` when the user
+/// allowed it with a changed input, `Ok(None)` when allowed as it is, `Err` with the result when
+/// not allowed (nobody to ask under `-p`, a refusal, a stop, an unusable answer).
+fn ask(
+    tool: &dyn Tool,
+    input: &Value,
+    id: &str,
+    prompt: &Prompt,
+    ctx: &mut ToolContext,
+) -> Result<Option<Value>, Box<ToolResult>> {
+    let Some(host) = ctx.host.clone() else {
+        return Err(Box::new(ToolResult::refused(
+            id,
+            prompt.unanswered.clone(),
+            Some(None),
+            "user-rejected",
+        )));
+    };
+    let name = tool.name();
+    let ask = Ask {
+        tool: name,
+        input,
+        tool_use_id: id,
+        description: describe(name, input, &ctx.cwd),
+        prompt,
+        interactive: false,
+    };
+    match host.ask(&ask) {
+        Reply::Allow {
+            input: changed,
+            keep,
+        } => {
+            for update in &keep {
+                // A rule that cannot be written still allows this call; say so, lose nothing.
+                match ctx.permissions.keep(update) {
+                    Ok(Some(mode)) => ctx.set_mode(mode),
+                    Ok(None) => {}
+                    Err(e) => eprintln!("could not keep the permission update {update}: {e}"),
+                }
+            }
+            match changed {
+                Some(changed) => {
+                    let issues = schema::issues(&tool.input_schema(), &changed);
+                    if issues.is_empty() {
+                        Ok(Some(changed))
+                    } else {
+                        Err(Box::new(ToolResult::from_error(
+                            id,
+                            bad_updated_input(name, &issues),
+                        )))
+                    }
+                }
+                None => Ok(None),
+            }
+        }
+        Reply::Deny { message } | Reply::Failed(message) => Err(Box::new(ToolResult::refused(
+            id,
+            message,
+            None,
+            "permission-rule",
+        ))),
+        Reply::Interrupt => Err(Box::new(ToolResult::from_error(
+            id,
+            ToolError::interrupted(),
+        ))),
+    }
+}
+
+/// What a call is about in a few words, as the question to the user names it.
+fn describe(tool: &str, input: &Value, cwd: &Path) -> Option<String> {
+    match tool {
+        "Bash" => input["description"].as_str().map(str::to_owned),
+        _ => {
+            let path = input["file_path"]
+                .as_str()
+                .or_else(|| input["notebook_path"].as_str())?;
+            let shown = Path::new(path)
+                .strip_prefix(cwd)
+                .map(|p| p.display().to_string())
+                .unwrap_or_else(|_| path.to_owned());
+            Some(shown)
         }
     }
 }

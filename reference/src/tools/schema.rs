@@ -15,7 +15,7 @@ pub struct Issue {
 }
 
 impl Issue {
-    fn missing(path: Vec<Value>, label: &str, prop: &Value) -> Self {
+    pub fn missing(path: Vec<Value>, label: &str, prop: &Value) -> Self {
         if let Some(choices) = prop["enum"].as_array() {
             return Issue::bad_option(path, choices);
         }

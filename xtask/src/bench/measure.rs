@@ -43,7 +43,7 @@ pub fn run(
         let deadline = Instant::now() + limit;
         let mut peak = 0u64;
         while Instant::now() < deadline {
-            match probes::run::vm_hwm_kib(pid) {
+            match probes::process::vm_hwm_kib(pid) {
                 Some(kib) => peak = peak.max(kib),
                 None => return (false, peak),
             }

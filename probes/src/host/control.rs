@@ -1,0 +1,216 @@
+//! The SDK control protocol, as a host speaks it to `claude -p --input-format stream-json
+//! --output-format stream-json --permission-prompt-tool stdio`: an `initialize` request and the
+//! prompt as a user message on stdin, then every `can_use_tool` request on stdout answered from the
+//! scenario's decisions, and stdin closed once the `result` arrives (the end of a one-prompt
+//! session, as the SDK ends it).
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use anyhow::Result;
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::process::ChildStdin;
+
+use super::{input_text, Answer, Decision, Decisions};
+use crate::process::{collect, kill_group, wait_or_kill};
+use crate::run::{read_all, Driven};
+
+/// What the model is told when a decision denies without a message of its own.
+pub const DEFAULT_DENY: &str = "The user doesn't want to proceed with this tool use.";
+
+pub(crate) async fn drive(
+    command: std::process::Command,
+    prompt: &str,
+    decisions: &mut Decisions,
+    timeout: Duration,
+) -> Result<Driven> {
+    let mut command = tokio::process::Command::from(command);
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true);
+    let mut child = command.spawn()?;
+    let pid = child.id().map(|p| p as i32);
+    let stdin = child.stdin.take().expect("piped");
+    let stdout = child.stdout.take().expect("piped");
+    let stderr_task = read_all(child.stderr.take().expect("piped"));
+    let mut host = Host {
+        stdin: Some(stdin),
+        sent: Vec::new(),
+        decisions: std::mem::take(decisions),
+        pid,
+        next_id: 0,
+    };
+    let prompt = prompt.to_owned();
+    let io = tokio::spawn(async move {
+        let stdout = host.converse(stdout, &prompt).await;
+        (host, stdout)
+    });
+    let exited = wait_or_kill(pid, timeout).await;
+    drop(child);
+    kill_group(pid);
+    let (host, stdout) = collect(io).await;
+    *decisions = host.decisions;
+    Ok(Driven {
+        exited,
+        pid,
+        stdout,
+        stderr: collect(stderr_task).await,
+        stdin: host.sent,
+        screens: Vec::new(),
+    })
+}
+
+#[derive(Default)]
+struct Host {
+    stdin: Option<ChildStdin>,
+    sent: Vec<String>,
+    decisions: Decisions,
+    pid: Option<i32>,
+    next_id: u64,
+}
+
+impl Host {
+    /// Sends the opening messages, then answers what stdout asks until stdout ends; returns
+    /// stdout as read.
+    async fn converse(&mut self, stdout: tokio::process::ChildStdout, prompt: &str) -> String {
+        let id = self.request_id();
+        self.send(json!({"type": "control_request", "request_id": id, "request": {"subtype": "initialize", "hooks": null}}))
+            .await;
+        self.send(json!({"type": "user", "message": {"role": "user", "content": prompt}, "parent_tool_use_id": null, "session_id": ""}))
+            .await;
+        let mut lines = BufReader::new(stdout).lines();
+        let mut seen = String::new();
+        // Set while nobody answers (`none`): when it passes, the host goes away (stdin closes).
+        let mut silent_until: Option<tokio::time::Instant> = None;
+        loop {
+            let line = match silent_until {
+                Some(at) => match tokio::time::timeout_at(at, lines.next_line()).await {
+                    Ok(line) => line,
+                    Err(_) => {
+                        self.stdin = None;
+                        silent_until = None;
+                        continue;
+                    }
+                },
+                None => lines.next_line().await,
+            };
+            let Ok(Some(line)) = line else { break };
+            seen.push_str(&line);
+            seen.push('\n');
+            let Ok(event) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
+            match event["type"].as_str() {
+                Some("control_request") => {
+                    if let Some(wait) = self.answer(&event).await {
+                        silent_until = Some(tokio::time::Instant::now() + wait);
+                    }
+                }
+                // One prompt, one result: the host is done and closes its side.
+                Some("result") => self.stdin = None,
+                _ => {}
+            }
+        }
+        seen
+    }
+
+    /// Answers one control request from the target; `Some(wait)` when the decision is to stay
+    /// silent for that long.
+    async fn answer(&mut self, event: &Value) -> Option<Duration> {
+        let id = event["request_id"].clone();
+        let request = &event["request"];
+        if request["subtype"] != "can_use_tool" {
+            let subtype = request["subtype"].as_str().unwrap_or("?");
+            self.send(json!({"type": "control_response", "response": {"subtype": "error", "request_id": id, "error": format!("this host does not handle `{subtype}`")}}))
+                .await;
+            return None;
+        }
+        let tool = request["tool_name"].as_str().unwrap_or_default();
+        let input = &request["input"];
+        let Some((_, decision)) = self.decisions.take(tool, &input_text(input)) else {
+            // Not what the user expects to be asked: the run ends here, and the check says why.
+            kill_group(self.pid);
+            return None;
+        };
+        if decision.answer == Answer::None {
+            return Some(Duration::from_millis(decision.wait_ms.unwrap_or_default()));
+        }
+        let response = permission_response(&decision, request);
+        self.send(json!({"type": "control_response", "response": {"subtype": "success", "request_id": id, "response": response}}))
+            .await;
+        None
+    }
+
+    fn request_id(&mut self) -> String {
+        self.next_id += 1;
+        format!("req_{}_conformance", self.next_id)
+    }
+
+    async fn send(&mut self, message: Value) {
+        let line = message.to_string();
+        self.sent.push(line.clone());
+        if let Some(stdin) = &mut self.stdin {
+            // A target that already closed its stdin simply does not read the rest.
+            let _ = stdin.write_all(format!("{line}\n").as_bytes()).await;
+            let _ = stdin.flush().await;
+        }
+    }
+}
+
+/// The `can_use_tool` answer a decision stands for.
+pub fn permission_response(decision: &Decision, request: &Value) -> Value {
+    let input = &request["input"];
+    match decision.answer {
+        Answer::Allow => json!({"behavior": "allow", "updatedInput": input}),
+        Answer::AllowAlways => {
+            // The user accepts the rules the target proposed for this call.
+            let rules: Vec<&Value> = request["permission_suggestions"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|s| s["type"] == "addRules")
+                .collect();
+            json!({"behavior": "allow", "updatedInput": input, "updatedPermissions": rules})
+        }
+        Answer::Deny => json!({
+            "behavior": "deny",
+            "message": decision.message.as_deref().unwrap_or(DEFAULT_DENY),
+        }),
+        Answer::Choose | Answer::Text => {
+            let mut input = input.clone();
+            input["answers"] = answers(decision, &input);
+            json!({"behavior": "allow", "updatedInput": input})
+        }
+        Answer::Cancel => json!({"behavior": "deny", "message": DEFAULT_DENY, "interrupt": true}),
+        Answer::None => Value::Null,
+    }
+}
+
+/// AskUserQuestion's answers: question text → the chosen label(s), or the typed text for the
+/// first question.
+fn answers(decision: &Decision, input: &Value) -> Value {
+    let questions: Vec<&str> = input["questions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|q| q["question"].as_str())
+        .collect();
+    let mut out = serde_json::Map::new();
+    match decision.answer {
+        Answer::Text => {
+            if let Some(q) = questions.first() {
+                out.insert((*q).to_owned(), json!(decision.text));
+            }
+        }
+        _ => {
+            for (q, label) in questions.iter().zip(&decision.choose) {
+                out.insert((*q).to_owned(), json!(label));
+            }
+        }
+    }
+    Value::Object(out)
+}

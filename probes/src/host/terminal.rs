@@ -1,0 +1,294 @@
+//! A person at a terminal: the target runs without `-p` on a pseudo-terminal (rexpect), its
+//! output is rendered into a screen (vt100), and the harness types what a user would — the prompt
+//! once the agent waits for one, the key of the option each decision picks, `/exit` once the
+//! scripted conversation is over.
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use serde_json::{json, Value};
+use stubs::messages::MessagesStub;
+
+use super::screen::{self, Card};
+use super::{Answer, Decision, Decisions};
+use crate::process::{kill_group, wait_or_kill};
+use crate::run::Driven;
+
+const ROWS: u16 = 40;
+const COLS: u16 = 120;
+/// A screen unchanged for this long is read as settled (the agent finished drawing).
+const SETTLE: Duration = Duration::from_millis(300);
+/// Between typing text and pressing Enter: a terminal app may read a fast burst as a paste.
+const TYPE_PAUSE: Duration = Duration::from_millis(300);
+
+/// The user state a returning user of this project has: onboarding done, the API key approved
+/// (the real CLI asks about a key from the environment once), the folder trusted. Merged into a
+/// `~/.claude.json` the scenario's fixtures may already have written.
+pub fn prepare_home(home: &Path, cwd: &Path, api_key: Option<&String>) -> Result<()> {
+    let path = home.join(".claude.json");
+    let mut state: Value = match std::fs::read_to_string(&path) {
+        Ok(text) => {
+            serde_json::from_str(&text).context("the fixture `~/.claude.json` is not JSON")?
+        }
+        Err(_) => json!({}),
+    };
+    state["hasCompletedOnboarding"] = json!(true);
+    state["theme"] = json!("dark");
+    if let Some(key) = api_key {
+        // The CLI remembers an approved key by its last 20 characters.
+        let tail: String = key
+            .chars()
+            .rev()
+            .take(20)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        state["customApiKeyResponses"] = json!({"approved": [tail], "rejected": []});
+    }
+    let project = cwd.display().to_string();
+    if !state["projects"].is_object() {
+        state["projects"] = json!({});
+    }
+    if !state["projects"][&project].is_object() {
+        state["projects"][&project] = json!({});
+    }
+    state["projects"][&project]["hasTrustDialogAccepted"] = json!(true);
+    std::fs::write(&path, serde_json::to_vec_pretty(&state)?)?;
+    Ok(())
+}
+
+pub(crate) async fn drive(
+    mut command: std::process::Command,
+    prompt: &str,
+    decisions: &mut Decisions,
+    stub: &MessagesStub,
+    timeout: Duration,
+) -> Result<Driven> {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the hook runs in the child between fork and exec and only calls ioctl(2) on its
+    // stdin, which rexpect has just made the terminal.
+    unsafe {
+        command.pre_exec(|| {
+            let size = libc::winsize {
+                ws_row: ROWS,
+                ws_col: COLS,
+                ws_xpixel: 0,
+                ws_ypixel: 0,
+            };
+            libc::ioctl(0, libc::TIOCSWINSZ, &size);
+            Ok(())
+        });
+    }
+    // rexpect's process only: its reader decodes bytes one by one as chars, which breaks on the
+    // UTF-8 a terminal UI draws with, so the harness reads the terminal's bytes itself.
+    let process = rexpect::process::PtyProcess::new(command)?;
+    // rexpect makes the child a session leader, so its pid is also its process group.
+    let pid = process.child_pid.as_raw();
+    let mut writer = process.get_file_handle()?;
+    let output = read_terminal(process.get_file_handle()?);
+    let reaper = tokio::spawn(wait_or_kill(Some(pid), timeout));
+    let mut term = Terminal::new();
+    let mut user = User {
+        typed: Vec::new(),
+        screens: Vec::new(),
+        phase: Phase::Starting,
+        answered: None,
+        hang_up_at: None,
+    };
+    while !reaper.is_finished() {
+        while let Ok(bytes) = output.try_recv() {
+            term.feed(&bytes);
+        }
+        if let Some(at) = user.hang_up_at {
+            if Instant::now() >= at {
+                // The user walked away: the terminal hangs up.
+                // SAFETY: signals the target's own process group.
+                unsafe {
+                    libc::kill(-pid, libc::SIGHUP);
+                }
+                user.hang_up_at = None;
+            }
+        } else if term.settled() {
+            let keys = user.act(&term.screen(), prompt, decisions, stub.turns_left() == 0);
+            for chunk in keys {
+                match chunk {
+                    Key::Text(text) => {
+                        writer.write_all(text.as_bytes())?;
+                        writer.flush()?;
+                    }
+                    Key::Pause => tokio::time::sleep(TYPE_PAUSE).await,
+                    Key::Kill => kill_group(Some(pid)),
+                }
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let exited = reaper.await.context("the terminal's reaper task")?;
+    // What the terminal still held when the target ended.
+    while let Ok(bytes) = output.recv_timeout(Duration::from_millis(50)) {
+        term.feed(&bytes);
+    }
+    user.screens.push(term.screen());
+    // Reaped above; rexpect's drop finds nothing left to end.
+    drop(process);
+    Ok(Driven {
+        exited,
+        pid: Some(pid),
+        stdout: String::from_utf8_lossy(&term.raw).into_owned(),
+        stderr: String::new(),
+        stdin: user.typed,
+        screens: user.screens,
+    })
+}
+
+/// The terminal's output as it arrives, read on a thread of its own (the read blocks until the
+/// target writes or the terminal closes).
+fn read_terminal(mut master: std::fs::File) -> std::sync::mpsc::Receiver<Vec<u8>> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = master.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// The screen as a terminal shows it, and when it last changed.
+struct Terminal {
+    parser: vt100::Parser,
+    raw: Vec<u8>,
+    changed: Instant,
+}
+
+impl Terminal {
+    fn new() -> Self {
+        Terminal {
+            parser: vt100::Parser::new(ROWS, COLS, 0),
+            raw: Vec::new(),
+            changed: Instant::now(),
+        }
+    }
+
+    fn feed(&mut self, bytes: &[u8]) {
+        self.parser.process(bytes);
+        self.raw.extend_from_slice(bytes);
+        self.changed = Instant::now();
+    }
+
+    fn settled(&self) -> bool {
+        self.changed.elapsed() >= SETTLE
+    }
+
+    fn screen(&self) -> String {
+        self.parser.screen().contents()
+    }
+}
+
+enum Key {
+    Text(String),
+    Pause,
+    /// Stop the run: the target asked something the scenario's user does not expect.
+    Kill,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Phase {
+    /// Waiting for the agent to offer its prompt.
+    Starting,
+    /// The prompt is typed; answering cards until the script is played out.
+    Talking,
+    /// `/exit` typed.
+    Leaving,
+}
+
+struct User {
+    typed: Vec<String>,
+    screens: Vec<String>,
+    phase: Phase,
+    /// The card last answered, so a card still on screen is not answered twice.
+    answered: Option<String>,
+    hang_up_at: Option<Instant>,
+}
+
+impl User {
+    /// What the user types on this settled screen.
+    fn act(
+        &mut self,
+        screen: &str,
+        prompt: &str,
+        decisions: &mut Decisions,
+        script_done: bool,
+    ) -> Vec<Key> {
+        let card = screen::card(screen);
+        if card.is_none() {
+            self.answered = None;
+        }
+        match (&self.phase, card) {
+            (Phase::Starting, None) if screen::idle(screen) => {
+                self.phase = Phase::Talking;
+                self.type_line(prompt)
+            }
+            (Phase::Talking, Some(card)) if self.answered.as_deref() != Some(&card.text) => {
+                self.screens.push(screen.to_owned());
+                self.answered = Some(card.text.clone());
+                match decisions.take(&screen::tool_of(&card), &card.text) {
+                    Some((_, decision)) => self.answer(&decision, &card),
+                    None => vec![Key::Kill],
+                }
+            }
+            (Phase::Talking, None) if script_done && screen::idle(screen) => {
+                self.screens.push(screen.to_owned());
+                self.phase = Phase::Leaving;
+                self.type_line("/exit")
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn type_line(&mut self, text: &str) -> Vec<Key> {
+        self.typed.push(text.to_owned());
+        self.typed.push("\r".to_owned());
+        vec![
+            Key::Text(text.to_owned()),
+            Key::Pause,
+            Key::Text("\r".into()),
+        ]
+    }
+
+    fn press(&mut self, key: char) -> Vec<Key> {
+        self.typed.push(key.to_string());
+        vec![Key::Text(key.to_string())]
+    }
+
+    /// The keys of a decision on this card.
+    fn answer(&mut self, decision: &Decision, card: &Card) -> Vec<Key> {
+        let key = match decision.answer {
+            Answer::Allow => card.key_for(|l| l == "Yes"),
+            Answer::AllowAlways => card.key_for(|l| l.starts_with("Yes, and")),
+            Answer::Deny => card.key_for(|l| l == "No" || l.starts_with("No,")),
+            Answer::Choose => {
+                let want = decision.choose.first().cloned().unwrap_or_default();
+                card.key_for(|l| l == want)
+            }
+            Answer::Text | Answer::Cancel => {
+                self.typed.push("\x1b".into());
+                return vec![Key::Text("\x1b".into())];
+            }
+            Answer::None => {
+                self.hang_up_at =
+                    Some(Instant::now() + Duration::from_millis(decision.wait_ms.unwrap_or(0)));
+                return Vec::new();
+            }
+        };
+        match key {
+            Some(key) => self.press(key),
+            None => vec![Key::Kill],
+        }
+    }
+}

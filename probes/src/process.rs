@@ -1,0 +1,106 @@
+//! A target process: started in its own process group, waited for with a bound, its peak memory
+//! sampled on the way, and ended by its pid (with everything it started) when the bound passes.
+
+use std::time::Duration;
+
+/// How a target process ended.
+#[derive(Debug, Clone, Copy)]
+pub struct Exited {
+    pub code: Option<i32>,
+    pub timed_out: bool,
+    /// Peak resident set size (sampled VmHWM), when it exited by itself.
+    pub peak_rss_kib: Option<u64>,
+}
+
+/// Waits for `pid` up to `timeout`; past it, kills its process group and reaps it.
+pub async fn wait_or_kill(pid: Option<i32>, timeout: Duration) -> Exited {
+    let reaped = match pid {
+        Some(pid) => tokio::time::timeout(timeout, reap(pid)).await.ok(),
+        None => None,
+    };
+    match reaped {
+        Some(r) => Exited {
+            code: r.code,
+            timed_out: false,
+            peak_rss_kib: Some(r.max_rss_kib),
+        },
+        None => {
+            kill_group(pid);
+            if let Some(pid) = pid {
+                let _ = reap(pid).await;
+            }
+            Exited {
+                code: None,
+                timed_out: true,
+                peak_rss_kib: None,
+            }
+        }
+    }
+}
+
+struct Reaped {
+    code: Option<i32>,
+    max_rss_kib: u64,
+}
+
+/// Waits for the target with wait4(2), polling without blocking a runtime thread, and samples
+/// its peak resident set size (VmHWM) on the way. wait4's own ru_maxrss is not used: Linux carries
+/// the high-water mark of the pre-exec memory (a copy of this harness) into the child.
+async fn reap(pid: i32) -> Reaped {
+    let mut peak = 0;
+    loop {
+        peak = peak.max(vm_hwm_kib(pid).unwrap_or(0));
+        let mut status = 0;
+        // SAFETY: an all-zero rusage is a valid value for wait4 to overwrite.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: wait4 on our own child's pid, with valid out-pointers.
+        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if r == pid {
+            let code = if libc::WIFEXITED(status) {
+                Some(libc::WEXITSTATUS(status))
+            } else {
+                None
+            };
+            return Reaped {
+                code,
+                max_rss_kib: peak,
+            };
+        }
+        if r < 0 {
+            return Reaped {
+                code: None,
+                max_rss_kib: 0,
+            };
+        }
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+}
+
+/// A live process's peak resident set size, from `/proc/<pid>/status`.
+pub fn vm_hwm_kib(pid: i32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+}
+
+/// Ends the target's process group (the target and every child it started).
+pub fn kill_group(pid: Option<i32>) {
+    if let Some(pid) = pid {
+        // SAFETY: kill(2) with a negative pid signals the process group we created for the target.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+}
+
+/// What a reader task collected; pipes held open by a grandchild close when the group is killed,
+/// and the wait is bounded regardless.
+pub async fn collect<T: Default>(task: tokio::task::JoinHandle<T>) -> T {
+    match tokio::time::timeout(Duration::from_secs(5), task).await {
+        Ok(Ok(value)) => value,
+        _ => T::default(),
+    }
+}

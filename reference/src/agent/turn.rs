@@ -1,0 +1,366 @@
+//! One prompt's loop: the request is assembled from the current state every time (the tool
+//! catalog is read at assembly, so a catalog that changes applies from the next request on),
+//! streamed, its tool_uses run through the pipeline, their results paired back, until the model
+//! ends its turn, the user stops it at a question, or a limit ends it.
+
+use std::time::Instant;
+
+use serde_json::{json, Value};
+
+use super::events::{uuid, Output};
+use super::prompt;
+use super::session::{Config, Session};
+use super::usage::Usage;
+use crate::api::{ApiError, Client};
+use crate::brief;
+use crate::context;
+use crate::host::INTERRUPTED_FOR_TOOL;
+use crate::limits;
+use crate::mcp::{self, McpRuntime, McpTool};
+use crate::permissions::Decision;
+use crate::tools::{self, Access, Tool, ToolContext, ToolResult};
+
+/// The counters of one prompt.
+pub struct Turn<'s, 'a> {
+    session: &'s mut Session<'a>,
+    usage: Usage,
+    api_ms: u64,
+    turns: u64,
+    denials: Vec<Value>,
+    /// The index of this prompt's user message (Brief's turn-end check looks after it).
+    since: usize,
+}
+
+/// How the result event ends a prompt.
+struct ResultFields {
+    subtype: &'static str,
+    is_error: bool,
+    terminal_reason: &'static str,
+    stop_reason: Option<String>,
+    text: Option<String>,
+    errors: Option<String>,
+}
+
+impl<'s, 'a> Turn<'s, 'a> {
+    pub fn new(session: &'s mut Session<'a>) -> Self {
+        let since = session.messages.len().saturating_sub(1);
+        Turn {
+            session,
+            usage: Usage::default(),
+            api_ms: 0,
+            turns: 0,
+            denials: Vec::new(),
+            since,
+        }
+    }
+
+    /// Runs the prompt to its result and returns the exit status it stands for.
+    pub async fn run(mut self) -> i32 {
+        loop {
+            let s = &mut *self.session;
+            // The MCP catalogs as applied right now: a refresh that lands after this line reaches
+            // the model in the next request, never this one.
+            let mcp_tools = s.mcp.current_tools();
+            // LSP registers once a language server does: it is offered from the second request on.
+            let offered = tools::builtin(s.offer(self.turns >= 1 && s.ctx.lsp.has_servers()));
+            let body = request_body(s.config, &offered, &mcp_tools, &s.messages);
+            let out = &s.out;
+            let answer = s
+                .client
+                .send(
+                    &body,
+                    |message, index, request_id| {
+                        out.event(&out.assistant(message, index, request_id))
+                    },
+                    |retry| out.event(&out.api_retry(retry)),
+                )
+                .await;
+            self.turns += 1;
+            let answer = match answer {
+                Ok(answer) => answer,
+                Err(error) => return api_failure(&s.out, &s.client, &error, s.started, self.turns),
+            };
+            self.api_ms += answer.api_ms;
+            self.usage.add(&answer.message);
+            s.messages.push(answer.message.as_history());
+            let stop_reason = answer.message.stop_reason.clone();
+            let tool_uses: Vec<Value> = answer.message.tool_uses().cloned().collect();
+            // Brief mode: a turn that ends without SendUserMessage gets one meta message and goes on.
+            if tool_uses.is_empty()
+                && s.enforce_brief
+                && !brief::turn_answered_or_reminded(&s.messages, self.since + 1)
+            {
+                let text = brief::turn_end_message();
+                s.out.event(&s.out.synthetic_user(&text));
+                s.messages
+                    .push(json!({"role": "user", "content": [{"type": "text", "text": text}]}));
+                continue;
+            }
+            if tool_uses.is_empty() {
+                return self.finish(ResultFields {
+                    subtype: "success",
+                    is_error: false,
+                    terminal_reason: "completed",
+                    stop_reason,
+                    text: Some(answer.message.text()),
+                    errors: None,
+                });
+            }
+            let (blocks, interrupted) = self.run_tools(&tool_uses, &offered, &mcp_tools).await;
+            let s = &mut *self.session;
+            if interrupted {
+                // The user stopped the turn: the results wait for the next prompt, with a note.
+                s.out.event(&s.out.synthetic_text(INTERRUPTED_FOR_TOOL));
+                s.pending = blocks;
+                s.pending
+                    .push(json!({"type": "text", "text": INTERRUPTED_FOR_TOOL}));
+                if let Some(terminal) = &s.out.terminal {
+                    terminal.line("  ⎿  Interrupted · tell the agent what to do instead");
+                }
+                return self.finish(ResultFields {
+                    subtype: "error_during_execution",
+                    is_error: true,
+                    terminal_reason: "aborted_tools",
+                    stop_reason,
+                    text: None,
+                    errors: Some("[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=tool_use".into()),
+                });
+            }
+            s.messages.push(json!({"role": "user", "content": blocks}));
+            let max_turns = s.config.max_turns;
+            if max_turns.is_some_and(|max| self.turns + 1 > max) {
+                self.turns += 1;
+                return self.finish(ResultFields {
+                    subtype: "error_max_turns",
+                    is_error: true,
+                    terminal_reason: "max_turns",
+                    stop_reason,
+                    text: None,
+                    errors: Some(format!(
+                        "Reached maximum number of turns ({})",
+                        max_turns.unwrap_or_default()
+                    )),
+                });
+            }
+        }
+    }
+
+    /// Runs this turn's tool_uses in order; their result blocks (what tools added after them
+    /// included), and whether the user stopped the turn at one of them.
+    async fn run_tools(
+        &mut self,
+        tool_uses: &[Value],
+        offered: &[&'static dyn Tool],
+        mcp_tools: &[McpTool],
+    ) -> (Vec<Value>, bool) {
+        let s = &mut *self.session;
+        let mut blocks = Vec::new();
+        let mut interrupted = false;
+        for tool_use in tool_uses {
+            let name = tool_use["name"].as_str().unwrap_or_default();
+            let id = tool_use["id"].as_str().unwrap_or_default();
+            if interrupted {
+                // Calls after the one the user stopped at do not run.
+                let result = rejected(id);
+                s.out.event(&s.out.user_tool_result(
+                    &result.block(),
+                    &result.structured,
+                    result.meta,
+                ));
+                blocks.push(result.block());
+                continue;
+            }
+            if let Some(tool) = mcp_tools.iter().find(|t| t.wire_name == name) {
+                let (block, structured, denied) = mcp_call(s.mcp, tool, tool_use, &s.ctx).await;
+                if let Some(message) = denied {
+                    s.out
+                        .event(&s.out.permission_denied(name, id, &message, None));
+                    self.denials.push(denial(tool_use));
+                }
+                s.out
+                    .event(&s.out.user_tool_result(&block, &structured, None));
+                blocks.push(block);
+                continue;
+            }
+            // The pipeline blocks on files, processes and the user; let the runtime know.
+            let mut result =
+                tokio::task::block_in_place(|| tools::run_tool(offered, tool_use, &mut s.ctx));
+            // A file read can bring in rules whose paths match it, appended to its result.
+            if name == "Read" && result.is_error.is_none() && result.blocks.is_none() {
+                let file = s
+                    .ctx
+                    .resolve(tool_use["input"]["file_path"].as_str().unwrap_or_default());
+                for reminder in context::instructions::activate(&mut s.conditional_rules, &file) {
+                    // Appended after the text without its trailing whitespace, as 2.1.235 does.
+                    result.content.truncate(result.content.trim_end().len());
+                    result.content.push_str("\n\n");
+                    result.content.push_str(&reminder);
+                }
+            }
+            if let Some(denied) = &result.denied {
+                if let Some((message, reason)) = &denied.event {
+                    s.out
+                        .event(&s.out.permission_denied(name, id, message, *reason));
+                }
+                self.denials.push(denial(tool_use));
+            }
+            if let Some(mode) = s.ctx.mode_changed.take() {
+                s.out.event(&s.out.status(mode.as_str()));
+            }
+            let host_interrupted = s
+                .interrupt_probe
+                .as_ref()
+                .is_some_and(|control| control.take_interrupt());
+            if host_interrupted && !result.interrupted {
+                result = rejected(id);
+                self.denials.push(denial(tool_use));
+            }
+            interrupted |= result.interrupted || host_interrupted;
+            s.out.event(
+                &s.out
+                    .user_tool_result(&result.block(), &result.structured, result.meta),
+            );
+            blocks.push(result.block());
+        }
+        // What tools added for the model after their results (a skill's body) follows them in the
+        // same message; each is a turn of its own in the count.
+        for text in std::mem::take(&mut s.ctx.follow_up) {
+            s.out.event(&s.out.synthetic_user(&text));
+            blocks.push(json!({"type": "text", "text": text}));
+            self.turns += 1;
+        }
+        (blocks, interrupted)
+    }
+
+    fn finish(self, f: ResultFields) -> i32 {
+        let s = self.session;
+        let config = s.config;
+        let mut r = json!({
+            "is_error": f.is_error, "duration_api_ms": self.api_ms, "num_turns": self.turns, "stop_reason": f.stop_reason,
+            "session_id": s.out.session_id, "total_cost_usd": self.usage.cost(&config.model), "usage": self.usage.json(),
+            "modelUsage": self.usage.model_usage(&config.model), "permission_denials": self.denials,
+            "terminal_reason": f.terminal_reason, "fast_mode_state": "off", "fast_mode_disabled_reason": "sdk_opt_in_required",
+            "subtype": f.subtype,
+        });
+        match (&f.text, &f.errors) {
+            (_, Some(error)) => r["errors"] = json!([error]),
+            (Some(text), None) => {
+                r["api_error_status"] = Value::Null;
+                r["result"] = json!(text);
+                // Latency figures the real binary reports; this agent does not measure them apart.
+                r["ttft_ms"] = json!(self.api_ms);
+                r["ttft_stream_ms"] = json!(self.api_ms);
+                r["time_to_request_ms"] = json!(0);
+            }
+            (None, None) => {}
+        }
+        r["type"] = json!("result");
+        r["duration_ms"] = json!(s.started.elapsed().as_millis() as u64);
+        r["uuid"] = json!(uuid());
+        s.out.finish(&r);
+        if f.is_error {
+            crate::exit::FAILURE
+        } else {
+            crate::exit::SUCCESS
+        }
+    }
+}
+
+fn denial(tool_use: &Value) -> Value {
+    json!({"tool_name": tool_use["name"], "tool_use_id": tool_use["id"], "tool_input": tool_use["input"]})
+}
+
+/// The result of a call the user stopped the turn at (or that came after it).
+fn rejected(id: &str) -> ToolResult {
+    ToolResult::rejected(id)
+}
+
+/// An MCP tool call through the permission decision, as its tool_result block, the stream-json
+/// `tool_use_result`, and the denial message when refused.
+async fn mcp_call(
+    mcp: &McpRuntime,
+    tool: &McpTool,
+    tool_use: &Value,
+    ctx: &ToolContext,
+) -> (Value, Value, Option<String>) {
+    let id = tool_use["id"].as_str().unwrap_or_default();
+    let error_block = |text: String| json!({"type": "tool_result", "content": text, "is_error": true, "tool_use_id": id});
+    let refused = match ctx
+        .permissions
+        .decide(&tool.wire_name, &Access::Mcp(tool.wire_name.clone()))
+    {
+        Decision::Allow => None,
+        Decision::Ask(prompt) => Some(prompt.unanswered),
+        Decision::Refuse(refusal) => Some(refusal.message),
+    };
+    if let Some(message) = refused {
+        return (
+            error_block(message.clone()),
+            json!(format!("Error: {message}")),
+            Some(message),
+        );
+    }
+    let out = match mcp.call(tool, id, &tool_use["input"]).await {
+        Ok(result) => mcp::map_result(&tool.server, &tool.wire_name, &result),
+        Err(e) => mcp::map_error(&e),
+    };
+    let block = if out.is_error {
+        json!({"type": "tool_result", "content": out.content, "is_error": true, "tool_use_id": id})
+    } else {
+        json!({"tool_use_id": id, "type": "tool_result", "content": out.content})
+    };
+    (block, out.structured, None)
+}
+
+/// The request as of now: the catalog and history are read here, at assembly, and nowhere else.
+fn request_body(
+    config: &Config,
+    catalog: &[&dyn Tool],
+    mcp_tools: &[McpTool],
+    messages: &[Value],
+) -> Value {
+    let mut messages = messages.to_vec();
+    // One cache breakpoint on the last block of the last message, as the real binary places it.
+    if let Some(last) = messages
+        .last_mut()
+        .and_then(|m| m["content"].as_array_mut())
+        .and_then(|c| c.last_mut())
+    {
+        last["cache_control"] = json!({"type": "ephemeral"});
+    }
+    json!({
+        "model": config.model,
+        "messages": messages,
+        "system": prompt::system_blocks(&config.cwd.display().to_string(), config.brief == brief::State::On),
+        "tools": catalog
+            .iter()
+            .map(|t| tools::definition(*t))
+            .chain(mcp_tools.iter().map(McpTool::definition))
+            .collect::<Vec<_>>(),
+        "metadata": {"user_id": json!({"session_id": config.session_id}).to_string()},
+        "max_tokens": limits::API_MAX_TOKENS.get(),
+        "stream": true,
+    })
+}
+
+/// The API failed for good: a synthetic assistant message, then a result that is a `success`
+/// subtype with `is_error` set, exit 1 (as the real binary ends such runs).
+fn api_failure(
+    out: &Output,
+    client: &Client,
+    error: &ApiError,
+    started: Instant,
+    turns: u64,
+) -> i32 {
+    let text = error.user_text(&client.gateway());
+    out.event(&out.api_error_message(error, &text));
+    let result = json!({
+        "is_error": true, "duration_api_ms": 0, "num_turns": turns, "stop_reason": "stop_sequence",
+        "session_id": out.session_id, "total_cost_usd": 0, "usage": Usage::default().json(), "modelUsage": {},
+        "permission_denials": [], "terminal_reason": "api_error", "fast_mode_state": "off",
+        "fast_mode_disabled_reason": "sdk_opt_in_required", "subtype": "success", "api_error_status": error.status(),
+        "result": text, "type": "result", "duration_ms": started.elapsed().as_millis() as u64, "uuid": uuid(),
+    });
+    out.finish(&result);
+    crate::exit::FAILURE
+}

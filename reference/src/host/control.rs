@@ -1,0 +1,252 @@
+//! The SDK control protocol on stdin/stdout (`--input-format stream-json`, with
+//! `--permission-prompt-tool stdio` for permission questions), as 2.1.235 speaks it.
+//!
+//! A reader thread owns stdin: user messages go to the session's queue, the host's control
+//! requests (`initialize`, `interrupt`, `set_permission_mode`) are answered at once, and control
+//! responses are handed to the question waiting for them. Questions go out as `can_use_tool`
+//! control requests on stdout, one line each, like every event.
+
+use std::collections::HashMap;
+use std::io::BufRead;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
+use std::sync::{Arc, Mutex};
+
+use serde_json::{json, Value};
+
+use super::{Ask, Host, Reply};
+use crate::agent::events::{print_line, uuid};
+use crate::permissions::Mode;
+
+/// The model's text when the host's answer is neither a valid allow nor a valid deny.
+pub const INVALID_ANSWER: &str = "The canUseTool callback returned an invalid permission result. Expected {behavior: 'allow', updatedInput?: object} or {behavior: 'deny', message: string}.";
+/// When stdin closes while a question waits.
+pub const STREAM_CLOSED: &str =
+    "Tool permission request failed: AbortError: Tool permission stream closed before response received";
+
+/// What the session reads from the host between turns.
+pub enum Input {
+    /// A user message's `content` (a string or blocks).
+    User(Value),
+    /// The host asked for another permission mode.
+    SetMode(Mode),
+}
+
+pub struct Control {
+    /// Questions waiting for their answer, by request id.
+    pending: Mutex<HashMap<String, SyncSender<Option<Value>>>>,
+    /// Set when the host interrupts; the session ends the turn at the next step.
+    interrupted: AtomicBool,
+    /// Whether permission questions go to the host (`--permission-prompt-tool stdio`).
+    pub asks: bool,
+}
+
+impl Control {
+    /// Starts reading stdin; `mode` is the session's mode as `initialize` reports it.
+    pub fn start(asks: bool, mode: Mode) -> (Arc<Control>, Receiver<Input>) {
+        let control = Arc::new(Control {
+            pending: Mutex::new(HashMap::new()),
+            interrupted: AtomicBool::new(false),
+            asks,
+        });
+        let (tx, rx) = channel();
+        let reader = control.clone();
+        std::thread::spawn(move || reader.read_stdin(tx, mode));
+        (control, rx)
+    }
+
+    /// Whether the host interrupted since the last call (the flag is cleared).
+    pub fn take_interrupt(&self) -> bool {
+        self.interrupted.swap(false, Ordering::SeqCst)
+    }
+
+    fn read_stdin(&self, inputs: Sender<Input>, mode: Mode) {
+        let stdin = std::io::stdin();
+        for (n, line) in stdin.lock().lines().enumerate() {
+            let Ok(line) = line else { break };
+            if line.trim().is_empty() {
+                continue;
+            }
+            let message: Value = match serde_json::from_str(&line) {
+                Ok(v) => v,
+                Err(e) => {
+                    eprintln!("stdin line {}: not a JSON message ({e}); ignored", n + 1);
+                    continue;
+                }
+            };
+            match message["type"].as_str() {
+                Some("user") => {
+                    let _ = inputs.send(Input::User(message["message"]["content"].clone()));
+                }
+                Some("control_request") => self.serve(&message, &inputs, mode),
+                Some("control_response") => {
+                    let response = &message["response"];
+                    let id = response["request_id"].as_str().unwrap_or_default();
+                    // An answer nobody waits for any more (cancelled) is dropped, as 2.1.235 does.
+                    if let Some(waiting) = self.pending.lock().unwrap().remove(id) {
+                        let _ = waiting.send(Some(response.clone()));
+                    }
+                }
+                other => eprintln!(
+                    "stdin line {}: unknown message type {}; ignored",
+                    n + 1,
+                    other.map_or("(none)".into(), |t| format!("`{t}`"))
+                ),
+            }
+        }
+        // The host went away: every waiting question fails, and the session sees the end.
+        for (_, waiting) in self.pending.lock().unwrap().drain() {
+            let _ = waiting.send(None);
+        }
+    }
+
+    /// Answers a control request from the host.
+    fn serve(&self, message: &Value, inputs: &Sender<Input>, mode: Mode) {
+        let id = &message["request_id"];
+        let request = &message["request"];
+        let reply = match request["subtype"].as_str() {
+            Some("initialize") => Ok(json!({
+                "commands": [], "agents": [], "output_style": "default", "available_output_styles": ["default"],
+                "models": [], "account": {"tokenSource": "none", "apiKeySource": "ANTHROPIC_API_KEY", "apiProvider": "firstParty"},
+                "pid": std::process::id(), "current_permission_mode": mode.as_str(),
+                "remote_control_auto_enable": false, "remote_control_auto_on_by_default": false, "ide_rc_auto_enable_gate": false,
+                "fast_mode_state": "off", "fast_mode_disabled_reason": "sdk_opt_in_required",
+            })),
+            Some("interrupt") => {
+                self.interrupted.store(true, Ordering::SeqCst);
+                // A question still waiting is withdrawn first.
+                for (pending, waiting) in self.pending.lock().unwrap().drain() {
+                    print_line(&json!({"type": "control_cancel_request", "request_id": pending}).to_string());
+                    let _ = waiting.send(None);
+                }
+                Ok(json!({"still_queued": []}))
+            }
+            Some("set_permission_mode") => match request["mode"].as_str().and_then(Mode::parse) {
+                Some(mode) => {
+                    let _ = inputs.send(Input::SetMode(mode));
+                    Ok(json!({"mode": mode.as_str()}))
+                }
+                None => Err("Cannot set permission mode: must be one of acceptEdits, auto, bypassPermissions, default, dontAsk, plan".to_owned()),
+            },
+            other => Err(format!("Unsupported control request subtype: {}", other.unwrap_or("(none)"))),
+        };
+        let response = match reply {
+            Ok(body) => json!({"subtype": "success", "request_id": id, "response": body}),
+            Err(error) => json!({"subtype": "error", "request_id": id, "error": error}),
+        };
+        print_line(&json!({"type": "control_response", "response": response}).to_string());
+    }
+}
+
+impl Host for Control {
+    fn ask(&self, ask: &Ask) -> Reply {
+        let id = uuid();
+        let (tx, rx) = sync_channel(1);
+        self.pending.lock().unwrap().insert(id.clone(), tx);
+        print_line(
+            &json!({"type": "control_request", "request_id": id, "request": can_use_tool(ask)})
+                .to_string(),
+        );
+        match rx.recv() {
+            Ok(Some(response)) => reply(&response),
+            // Cancelled by an interrupt.
+            Ok(None) if self.interrupted.load(Ordering::SeqCst) => Reply::Interrupt,
+            _ => Reply::Failed(STREAM_CLOSED.into()),
+        }
+    }
+}
+
+/// The `can_use_tool` request, keys in 2.1.235's order, absent ones left out.
+fn can_use_tool(ask: &Ask) -> Value {
+    let mut request = json!({
+        "subtype": "can_use_tool", "tool_name": ask.tool, "display_name": ask.tool, "input": ask.input,
+    });
+    let map = request.as_object_mut().expect("an object");
+    if let Some(description) = &ask.description {
+        map.insert("description".into(), json!(description));
+    }
+    let prompt = ask.prompt;
+    if !prompt.suggestions.is_empty() {
+        map.insert("permission_suggestions".into(), json!(prompt.suggestions));
+    }
+    if let Some(path) = &prompt.blocked_path {
+        map.insert("blocked_path".into(), json!(path.display().to_string()));
+    }
+    if let Some(reason) = &prompt.reason {
+        map.insert("decision_reason".into(), json!(reason));
+    }
+    if let Some(kind) = prompt.reason_type {
+        map.insert("decision_reason_type".into(), json!(kind));
+    }
+    map.insert("tool_use_id".into(), json!(ask.tool_use_id));
+    if ask.interactive {
+        map.insert("requires_user_interaction".into(), json!(true));
+    }
+    request
+}
+
+/// The host's control response as a reply.
+fn reply(response: &Value) -> Reply {
+    if response["subtype"] == "error" {
+        let error = response["error"].as_str().unwrap_or("unknown error");
+        return Reply::Failed(format!("Tool permission request failed: Error: {error}"));
+    }
+    let answer = &response["response"];
+    match answer["behavior"].as_str() {
+        Some("allow") => {
+            // A missing or empty updatedInput leaves the model's input as it was.
+            let input = answer
+                .get("updatedInput")
+                .filter(|v| v.as_object().is_some_and(|o| !o.is_empty()))
+                .cloned();
+            let keep = answer["updatedPermissions"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            Reply::Allow { input, keep }
+        }
+        Some("deny") if answer["interrupt"] == true => Reply::Interrupt,
+        Some("deny") => match answer["message"].as_str() {
+            Some(message) => Reply::Deny {
+                message: message.to_owned(),
+            },
+            None => Reply::Failed(INVALID_ANSWER.into()),
+        },
+        _ => Reply::Failed(INVALID_ANSWER.into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_read_as_the_real_cli_reads_them() {
+        let allow =
+            json!({"subtype": "success", "response": {"behavior": "allow", "updatedInput": {}}});
+        assert_eq!(
+            reply(&allow),
+            Reply::Allow {
+                input: None,
+                keep: vec![]
+            }
+        );
+        let deny =
+            json!({"subtype": "success", "response": {"behavior": "deny", "message": "not today"}});
+        assert_eq!(
+            reply(&deny),
+            Reply::Deny {
+                message: "not today".into()
+            }
+        );
+        let bare = json!({"subtype": "success", "response": {"behavior": "deny"}});
+        assert_eq!(reply(&bare), Reply::Failed(INVALID_ANSWER.into()));
+        let stop = json!({"subtype": "success", "response": {"behavior": "deny", "message": "x", "interrupt": true}});
+        assert_eq!(reply(&stop), Reply::Interrupt);
+        let failed = json!({"subtype": "error", "error": "host failed"});
+        assert_eq!(
+            reply(&failed),
+            Reply::Failed("Tool permission request failed: Error: host failed".into())
+        );
+    }
+}

@@ -1,0 +1,438 @@
+//! The permission decision for one call: rules first (deny, then ask, then allow), then the
+//! session's mode. What is neither allowed nor refused becomes a prompt for whoever answers for
+//! the user (the host); with nobody to ask (`-p`), the prompt is refused with the text 2.1.235
+//! gives the model then.
+
+pub mod bash;
+pub mod rules;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+
+pub use rules::{Destination, Rule, Rules};
+
+use crate::tools::Access;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Default,
+    AcceptEdits,
+    BypassPermissions,
+    Plan,
+    DontAsk,
+}
+
+impl Mode {
+    /// As the real binary lists them (it also accepts `default`, unlisted).
+    pub const CHOICES: &'static [&'static str] = &[
+        "acceptEdits",
+        "auto",
+        "bypassPermissions",
+        "manual",
+        "dontAsk",
+        "plan",
+    ];
+
+    pub fn parse(s: &str) -> Option<Mode> {
+        Some(match s {
+            "default" | "manual" | "auto" => Mode::Default,
+            "acceptEdits" => Mode::AcceptEdits,
+            "bypassPermissions" => Mode::BypassPermissions,
+            "plan" => Mode::Plan,
+            "dontAsk" => Mode::DontAsk,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Default => "default",
+            Mode::AcceptEdits => "acceptEdits",
+            Mode::BypassPermissions => "bypassPermissions",
+            Mode::Plan => "plan",
+            Mode::DontAsk => "dontAsk",
+        }
+    }
+}
+
+pub enum Decision {
+    Allow,
+    Refuse(Refusal),
+    /// Only the user can decide.
+    Ask(Prompt),
+}
+
+/// A call refused without asking anyone.
+pub struct Refusal {
+    pub message: String,
+    pub kind: RefusalKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefusalKind {
+    /// An ordinary tool error in `<tool_use_error>` tags (a Read deny rule), not a denial.
+    ToolError,
+    /// A rule or the mode refused it: a denial with this `decision_reason_type`.
+    Denied(&'static str),
+    /// Nobody could be asked (`-p`): a denial the model reads as the user's rejection.
+    Unanswered,
+}
+
+/// What the user is asked about a call, as the control protocol's `can_use_tool` carries it.
+#[derive(Debug, Clone, Default)]
+pub struct Prompt {
+    /// The refusal's text when nobody can be asked.
+    pub unanswered: String,
+    /// What "allow always" could keep (`permission_suggestions`).
+    pub suggestions: Vec<Value>,
+    pub blocked_path: Option<PathBuf>,
+    pub reason: Option<String>,
+    pub reason_type: Option<&'static str>,
+}
+
+/// The text 2.1.235 gives when the mode refuses without asking.
+fn dont_ask(tool: &str) -> String {
+    format!(
+        "Permission to use {tool} has been denied because Claude Code is running in don't ask mode. IMPORTANT: You *may* attempt to accomplish this action using other tools that might naturally be used to accomplish this goal, e.g. using head instead of cat. But you *should not* attempt to work around this denial in malicious ways, e.g. do not use your ability to run tests to execute non-test actions. You should only try to work around this restriction in reasonable ways that do not attempt to bypass the intent behind this denial. If you believe this capability is essential to complete the user's request, STOP and explain to the user what you were trying to do and why you need this permission. Let the user decide how to proceed."
+    )
+}
+
+/// The reference's refusal in plan mode (seed 004: plan mode refuses changes until a plan is
+/// approved; 2.1.235 asks the user instead).
+pub const PLAN_MODE_REFUSAL: &str = "Plan mode is active: nothing may be changed until the user approves a plan. Keep exploring and planning, then call ExitPlanMode.";
+
+pub struct Permissions {
+    pub mode: Mode,
+    /// The mode plan mode was entered from, restored when the user approves the plan.
+    pub before_plan: Option<Mode>,
+    pub rules: Rules,
+    /// Where files may be created or changed without question: cwd, `--add-dir`s and the
+    /// directories the user added this session.
+    pub dirs: Vec<PathBuf>,
+    cwd: PathBuf,
+    home: PathBuf,
+}
+
+impl Permissions {
+    /// The session's permissions; the warnings go to stderr.
+    pub fn load(
+        mode: Mode,
+        cwd: &Path,
+        home: &Path,
+        allowed: &[String],
+        disallowed: &[String],
+    ) -> (Self, Vec<String>) {
+        let (rules, warnings) = Rules::load(cwd, home, allowed, disallowed);
+        let permissions = Permissions {
+            mode,
+            before_plan: None,
+            rules,
+            dirs: vec![cwd.to_owned()],
+            cwd: cwd.to_owned(),
+            home: home.to_owned(),
+        };
+        (permissions, warnings)
+    }
+
+    pub fn decide(&self, tool: &str, access: &Access) -> Decision {
+        match access {
+            Access::ReadFile(path) if self.rules.read_denied(path) => Decision::Refuse(Refusal {
+                message: "File is in a directory that is denied by your permission settings.".into(),
+                kind: RefusalKind::ToolError,
+            }),
+            Access::ReadFile(_) | Access::Session => Decision::Allow,
+            Access::WriteFile { path, verb } if self.rules.read_denied(path) => Decision::Refuse(Refusal {
+                message: format!("File is covered by a Read deny rule in your permission settings and cannot be {verb}."),
+                kind: RefusalKind::ToolError,
+            }),
+            Access::WriteFile { path, .. } => self.by_rules(tool, None).unwrap_or_else(|| self.write(tool, path)),
+            Access::Execute(command) => self
+                .by_rules(tool, Some(command))
+                .unwrap_or_else(|| self.execute(command)),
+            Access::Mcp(name) => self.by_rules(tool, None).unwrap_or_else(|| match self.mode {
+                Mode::BypassPermissions => Decision::Allow,
+                Mode::DontAsk => refuse(dont_ask(tool), "mode"),
+                _ => Decision::Ask(Prompt {
+                    unanswered: format!("Claude requested permissions to use {name}, but you haven't granted it yet."),
+                    ..Prompt::default()
+                }),
+            }),
+        }
+    }
+
+    /// A deny rule refuses, an ask rule asks, an allow rule allows; `None` when no rule speaks.
+    /// A command is judged whole and by its segments: a rule on any segment denies or asks, and
+    /// a line is allowed when each of its segments is (by a rule, or because it only reads).
+    fn by_rules(&self, tool: &str, command: Option<&str>) -> Option<Decision> {
+        let segments: Vec<String> = command
+            .map(|c| bash::segments(c).iter().map(bash::Segment::text).collect())
+            .unwrap_or_default();
+        let hits = |rule: &Rule| -> bool {
+            match command {
+                Some(c) => {
+                    rule.matches_command(c) || segments.iter().any(|s| rule.matches_command(s))
+                }
+                None => rule.tool == tool && rule.content.is_none(),
+            }
+        };
+        if self.rules.deny.iter().any(hits) {
+            let message = match command {
+                Some(c) => format!("Permission to use {tool} with command {c} has been denied."),
+                None => format!("Permission to use {tool} has been denied."),
+            };
+            return Some(refuse(message, "rule"));
+        }
+        if self.rules.ask.iter().any(hits) {
+            return Some(Decision::Ask(Prompt {
+                unanswered: format!(
+                    "Claude requested permissions to use {tool}, but you haven't granted it yet."
+                ),
+                reason_type: Some("rule"),
+                ..Prompt::default()
+            }));
+        }
+        let allowed = match command {
+            Some(c) => {
+                self.rules.allow.iter().any(|r| r.matches_command(c))
+                    || (!segments.is_empty()
+                        && bash::segments(c).iter().all(|s| {
+                            s.read_only()
+                                || self
+                                    .rules
+                                    .allow
+                                    .iter()
+                                    .any(|r| r.matches_command(&s.text()))
+                        }))
+                        && self.rules.allow.iter().any(|r| r.tool == tool)
+            }
+            None => self
+                .rules
+                .allow
+                .iter()
+                .any(|r| r.tool == tool && r.content.is_none()),
+        };
+        allowed.then_some(Decision::Allow)
+    }
+
+    fn write(&self, tool: &str, path: &Path) -> Decision {
+        match self.mode {
+            Mode::BypassPermissions | Mode::AcceptEdits => Decision::Allow,
+            Mode::DontAsk => refuse(dont_ask(tool), "mode"),
+            Mode::Plan => refuse(PLAN_MODE_REFUSAL.into(), "mode"),
+            Mode::Default => {
+                let inside = self.dirs.iter().any(|d| path.starts_with(d));
+                let mut suggestions = vec![set_mode_suggestion()];
+                let (mut reason, mut reason_type) = (None, None);
+                if !inside {
+                    if let Some(dir) = path.parent() {
+                        suggestions.push(json!({"type": "addDirectories", "directories": [dir.display().to_string()], "destination": "session"}));
+                    }
+                    reason = Some("Path is outside allowed working directories".into());
+                    reason_type = Some("workingDir");
+                }
+                Decision::Ask(Prompt {
+                    unanswered: format!(
+                        "Claude requested permissions to write to {}, but you haven't granted it yet.",
+                        path.display()
+                    ),
+                    suggestions,
+                    reason,
+                    reason_type,
+                    blocked_path: None,
+                })
+            }
+        }
+    }
+
+    fn execute(&self, command: &str) -> Decision {
+        let segments = bash::segments(command);
+        let read_only = !segments.is_empty() && segments.iter().all(bash::Segment::read_only);
+        match self.mode {
+            Mode::BypassPermissions | Mode::AcceptEdits => Decision::Allow,
+            _ if read_only => Decision::Allow,
+            Mode::DontAsk => refuse(dont_ask("Bash"), "mode"),
+            Mode::Plan => refuse(PLAN_MODE_REFUSAL.into(), "mode"),
+            Mode::Default => {
+                let written = segments.iter().find_map(|s| {
+                    s.written_path()
+                        .map(|(name, path)| (name.to_owned(), self.cwd.join(path)))
+                });
+                let mut suggestions = vec![
+                    json!({"type": "addRules", "rules": [{"toolName": "Bash", "ruleContent": command}], "behavior": "allow", "destination": "localSettings"}),
+                ];
+                let unanswered = match &written {
+                    Some((name, path)) => {
+                        let dir = path.parent().unwrap_or(&self.cwd).display().to_string();
+                        suggestions.push(json!({"type": "addDirectories", "directories": [dir], "destination": "session"}));
+                        suggestions.push(set_mode_suggestion());
+                        format!(
+                            "{name} in '{}' was blocked. For security, Claude Code may only create or modify files in the allowed working directories for this session: '{}'.",
+                            path.display(),
+                            self.dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join("', '")
+                        )
+                    }
+                    None => {
+                        "Claude requested permissions to use Bash, but you haven't granted it yet."
+                            .into()
+                    }
+                };
+                Decision::Ask(Prompt {
+                    unanswered,
+                    suggestions,
+                    blocked_path: written.map(|(_, p)| p),
+                    reason: None,
+                    reason_type: None,
+                })
+            }
+        }
+    }
+
+    /// Applies one update the user accepted ("allow always"): rules kept where it says, a mode,
+    /// a directory. Returns the new mode when the mode changed.
+    pub fn keep(&mut self, update: &Value) -> std::io::Result<Option<Mode>> {
+        match update["type"].as_str() {
+            Some("addRules") if update["behavior"] == "allow" => {
+                let rules: Vec<Rule> = update["rules"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|r| {
+                        Some(Rule {
+                            tool: r["toolName"].as_str()?.to_owned(),
+                            content: r["ruleContent"].as_str().map(str::to_owned),
+                        })
+                    })
+                    .collect();
+                let destination = update["destination"]
+                    .as_str()
+                    .and_then(Destination::parse)
+                    .unwrap_or(Destination::Session);
+                rules::persist(destination, &rules, &self.cwd, &self.home)?;
+                self.rules.allow.extend(rules);
+                Ok(None)
+            }
+            Some("setMode") => Ok(update["mode"]
+                .as_str()
+                .and_then(Mode::parse)
+                .inspect(|m| self.mode = *m)),
+            Some("addDirectories") => {
+                self.dirs.extend(
+                    update["directories"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .map(PathBuf::from),
+                );
+                Ok(None)
+            }
+            _ => Ok(None),
+        }
+    }
+}
+
+fn refuse(message: String, reason_type: &'static str) -> Decision {
+    Decision::Refuse(Refusal {
+        message,
+        kind: RefusalKind::Denied(reason_type),
+    })
+}
+
+fn set_mode_suggestion() -> Value {
+    json!({"type": "setMode", "mode": "acceptEdits", "destination": "session"})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn permissions(settings: &str) -> (tempfile::TempDir, Permissions) {
+        let dir = tempfile::tempdir().unwrap();
+        let cwd = dir.path().join("work");
+        std::fs::create_dir_all(cwd.join(".claude")).unwrap();
+        std::fs::write(cwd.join(".claude/settings.local.json"), settings).unwrap();
+        let (p, _) = Permissions::load(Mode::Default, &cwd, dir.path(), &[], &[]);
+        (dir, p)
+    }
+
+    fn verdict(p: &Permissions, command: &str) -> &'static str {
+        match p.decide("Bash", &Access::Execute(command.into())) {
+            Decision::Allow => "allow",
+            Decision::Ask(_) => "ask",
+            Decision::Refuse(_) => "refuse",
+        }
+    }
+
+    #[test]
+    fn default_mode_allows_reads_and_asks_for_the_rest() {
+        let (_d, p) = permissions("{}");
+        assert_eq!(verdict(&p, "ls"), "allow");
+        assert_eq!(verdict(&p, "cat notes.txt"), "allow");
+        assert_eq!(verdict(&p, "cat notes.txt && touch made.txt"), "ask");
+        assert_eq!(verdict(&p, "npm test"), "ask");
+    }
+
+    #[test]
+    fn deny_beats_ask_beats_allow() {
+        let (_d, p) = permissions(
+            r#"{"permissions":{"allow":["Bash(touch made.txt)"],"deny":["Bash(touch:*)"]}}"#,
+        );
+        assert_eq!(verdict(&p, "touch made.txt"), "refuse");
+        assert_eq!(
+            verdict(&p, "ls && touch made.txt"),
+            "refuse",
+            "a denied segment denies the line"
+        );
+        let (_d, p) = permissions(
+            r#"{"permissions":{"allow":["Bash(touch made.txt)"],"ask":["Bash(touch made.txt)"]}}"#,
+        );
+        assert_eq!(verdict(&p, "touch made.txt"), "ask");
+        let (_d, p) = permissions(r#"{"permissions":{"allow":["Bash(touch made.txt)"]}}"#);
+        assert_eq!(verdict(&p, "touch made.txt"), "allow");
+        assert_eq!(
+            verdict(&p, "ls && touch made.txt"),
+            "allow",
+            "each segment allowed"
+        );
+        assert_eq!(verdict(&p, "touch other.txt"), "ask");
+    }
+
+    #[test]
+    fn a_blocked_write_names_its_path_in_the_prompt() {
+        let (_d, p) = permissions("{}");
+        let Decision::Ask(prompt) = p.decide("Bash", &Access::Execute("touch made.txt".into()))
+        else {
+            panic!("asks")
+        };
+        assert!(prompt.blocked_path.unwrap().ends_with("work/made.txt"));
+        assert_eq!(prompt.suggestions.len(), 3);
+        assert!(
+            prompt.unanswered.starts_with("touch in '"),
+            "{}",
+            prompt.unanswered
+        );
+    }
+
+    #[test]
+    fn kept_rules_apply_at_once_and_land_in_the_local_settings() {
+        let (dir, mut p) = permissions("{}");
+        let Decision::Ask(prompt) = p.decide("Bash", &Access::Execute("touch made.txt".into()))
+        else {
+            panic!("asks")
+        };
+        p.keep(&prompt.suggestions[0]).unwrap();
+        assert_eq!(verdict(&p, "touch made.txt"), "allow");
+        let written =
+            std::fs::read_to_string(dir.path().join("work/.claude/settings.local.json")).unwrap();
+        assert!(written.contains("\"Bash(touch made.txt)\""), "{written}");
+    }
+
+    #[test]
+    fn plan_mode_refuses_changes_and_allows_reads() {
+        let (_d, mut p) = permissions("{}");
+        p.mode = Mode::Plan;
+        assert_eq!(verdict(&p, "ls"), "allow");
+        assert_eq!(verdict(&p, "touch made.txt"), "refuse");
+    }
+}
