@@ -71,6 +71,9 @@ pub enum CheckKind {
     /// The mock claude.ai's upload endpoint: `equals` (how many uploads arrived), `matches` (a
     /// JSON subset per upload, order-free).
     Uploads,
+    /// What a terminal showed (`pty` runs only): the screens the harness answered, joined, against
+    /// `equals`/`contains`/`not_contains`.
+    Screen,
 }
 
 /// One `[[check]]` table. Which fields apply depends on `kind`; `validate` says which are missing.
@@ -149,7 +152,7 @@ impl CheckSpec {
     /// Names the first missing or misplaced field, for the scenario loader's error.
     pub fn validate(&self) -> Result<(), (&'static str, String)> {
         let Some(kind) = self.kind else {
-            return Err(("kind", "missing: one of exit, result, requests, tools, tool_result, pairing, file, events, stderr, stdout, mcp, tool_def, system, user_context, process, tool_use_result, uploads, view".into()));
+            return Err(("kind", "missing: one of exit, result, requests, tools, tool_result, pairing, file, events, stderr, stdout, mcp, tool_def, system, user_context, process, tool_use_result, uploads, view, screen".into()));
         };
         let need = |ok: bool, field: &'static str, what: &str| {
             if ok {
@@ -246,6 +249,11 @@ impl CheckSpec {
                 "equals",
                 "a count (`equals`) or `matches`",
             )?,
+            CheckKind::Screen => need(
+                self.contains.is_some() || self.not_contains.is_some() || self.equals.is_some(),
+                "contains",
+                "a text expectation",
+            )?,
             CheckKind::Result | CheckKind::Pairing | CheckKind::Stderr | CheckKind::Stdout => {}
         }
         for (target, spec) in self.differs.iter().flatten() {
@@ -335,9 +343,11 @@ impl CheckSpec {
         )
     }
 
-    /// Whether the check applies to a run on `channel`.
+    /// Whether the check applies to a run on `channel` (a screen exists only on a terminal).
     pub fn applies_to(&self, channel: crate::host::Channel) -> bool {
-        self.channel.is_none_or(|c| c == channel)
+        let on_screen =
+            self.kind != Some(CheckKind::Screen) || channel == crate::host::Channel::Pty;
+        on_screen && self.channel.is_none_or(|c| c == channel)
     }
 
     fn difference_for(&self, target: &str) -> Option<&CheckSpec> {
@@ -396,6 +406,7 @@ fn kind_name(kind: CheckKind) -> &'static str {
         CheckKind::ToolUseResult => "tool_use_result",
         CheckKind::Uploads => "uploads",
         CheckKind::View => "view",
+        CheckKind::Screen => "screen",
     }
 }
 
@@ -582,6 +593,7 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
         }
         CheckKind::Stderr => text_expectations(spec, &run.places.redact(&run.stderr)),
         CheckKind::Stdout => text_expectations(spec, &run.places.redact(&run.stdout)),
+        CheckKind::Screen => text_expectations(spec, &run.places.redact(&run.screens.join("\n"))),
         CheckKind::Mcp => crate::mcp::check(spec, run),
         CheckKind::ToolUseResult => crate::check_json::tool_use_result(spec, run),
         CheckKind::Uploads => crate::check_json::uploads(spec, run),

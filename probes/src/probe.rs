@@ -159,14 +159,18 @@ fn builtin_checks(scenario: &Scenario, run: &RunOutcome) -> Vec<CheckOutcome> {
     ));
     if run.channel != crate::host::Channel::Print {
         // Whatever the target asked must be what the scenario's user expects, in order.
-        out.push(match &run.decisions_verdict {
+        let mut check = match &run.decisions_verdict {
             Ok(()) => CheckOutcome::new("decisions answered as scripted", true, ""),
             Err(detail) => CheckOutcome::new(
                 "decisions answered as scripted",
                 false,
                 run.places.redact(detail),
             ),
-        });
+        };
+        if check.ok && !run.decision_differences.is_empty() {
+            check.expected_difference = Some(run.decision_differences.join("; "));
+        }
+        out.push(check);
     }
     if !run.mcp.is_empty() && !run.timed_out {
         // Servers whose survival a scenario states itself (with a per-target difference) are

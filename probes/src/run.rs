@@ -60,6 +60,8 @@ pub struct RunOutcome {
     pub asked: Vec<Asked>,
     /// Whether the asks matched the scenario's decisions, in order, all used.
     pub decisions_verdict: Result<(), String>,
+    /// The reasons of target-only decisions this run used (expected differences).
+    pub decision_differences: Vec<String>,
     pub requests: Vec<RecordedRequest>,
     pub exhausted_at: Option<usize>,
     pub turns_left: usize,
@@ -222,7 +224,7 @@ pub async fn run_scenario(
     }
     command.args(&args).env_clear().envs(&env).current_dir(&cwd);
     let started = Instant::now();
-    let mut decisions = Decisions::new(scenario.decisions());
+    let mut decisions = Decisions::new(scenario.decisions(), &target.name);
     let driven = match channel {
         Channel::Print => drive_print(command, scenario.timeout()).await,
         Channel::Control => {
@@ -286,6 +288,7 @@ pub async fn run_scenario(
         stdin,
         screens,
         decisions_verdict: decisions.verdict(),
+        decision_differences: decisions.differences(),
         asked: decisions.asked,
         requests: stub.requests(),
         exhausted_at: stub.exhausted_at(),

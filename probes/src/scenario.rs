@@ -280,6 +280,15 @@ impl Scenario {
                     return Err((check.span().start, format!("check field `channel`: `{channel}` is not one of the scenario's channels {channels:?}")));
                 }
             }
+            if spec.kind == Some(crate::check::CheckKind::Screen)
+                && !channels.contains(&Channel::Pty)
+            {
+                return Err((
+                    check.span().start,
+                    "check of kind `screen` reads a terminal: the scenario's `channels` need `pty`"
+                        .into(),
+                ));
+            }
             let reads_stream = spec.reads_stream_json();
             let on = spec.channel.map_or(channels.clone(), |c| vec![c]);
             if reads_stream && on.iter().any(|c| !c.has_stream_json()) {
@@ -372,6 +381,45 @@ mod tests {
             e.contains("line 8: `[[mcp_server]]` needs a `name`, unique"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn decisions_need_someone_to_answer_them() {
+        let e = parse(&format!(
+            "{HEAD}\n[[decision]]\ntool = \"Bash\"\nanswer = \"allow\"\n"
+        ))
+        .unwrap_err();
+        assert!(e.contains("line 6: `[[decision]]` needs `channels`"), "{e}");
+        let e = parse(&format!(
+            "{HEAD}channels = [\"control\"]\n[[decision]]\ntool = \"Bash\"\nanswer = \"choose\"\n"
+        ))
+        .unwrap_err();
+        assert!(
+            e.contains("decision: `answer = \"choose\"` needs `choose"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_stream_json_check_on_a_terminal_run_must_say_its_channel() {
+        let src = format!("{HEAD}channels = [\"control\", \"pty\"]\n[[check]]\nkind = \"result\"\nsubtype = \"success\"\n");
+        let e = parse(&src).unwrap_err();
+        assert!(
+            e.contains("line 6: check of kind `result` reads stream-json"),
+            "{e}"
+        );
+        assert!(parse(&src.replace(
+            "kind = \"result\"",
+            "kind = \"result\"\nchannel = \"control\""
+        ))
+        .is_ok());
+        let e = parse(&format!(
+            "{HEAD}[[check]]\nkind = \"screen\"\ncontains = \"x\"\n"
+        ))
+        .unwrap_err();
+        assert!(e.contains("`screen` reads a terminal"), "{e}");
+        let e = parse(&format!("{HEAD}channels = [\"pty\", \"pty\"]\n")).unwrap_err();
+        assert!(e.contains("`pty` is listed twice"), "{e}");
     }
 
     #[test]

@@ -24,12 +24,16 @@ static DATE: LazyLock<Regex> =
 /// A run of letters and digits long enough to be random (a multipart boundary's tail).
 static RANDOM: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[0-9A-Za-z]{12,}").unwrap());
 static TMP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"/tmp/[^\s\x22'`]+").unwrap());
+/// The plan file 2.1.235 names at random for each session (`~/.claude/plans/<words>.md`).
+static PLAN_FILE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\.claude/plans/[a-z]+(?:-[a-z]+)*\.md").unwrap());
 
 /// Replaces run paths, UUIDs, dates and temp paths with placeholders.
 pub fn redact(run: &RunOutcome, s: &str) -> String {
     let s = run.places.redact(s);
     let s = UUID.replace_all(&s, "{uuid}");
     let s = DATE.replace_all(&s, "{date}");
+    let s = PLAN_FILE.replace_all(&s, ".claude/plans/{slug}.md");
     TMP.replace_all(&s, "{tmp}").into_owned()
 }
 
@@ -52,13 +56,44 @@ pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
         .unwrap(),
         None => writeln!(out, "result: none").unwrap(),
     }
+    if run.channel == crate::host::Channel::Pty {
+        // A terminal has a screen, not events; what it asked is below, the screens are in the record.
+        writeln!(out, "stdout: a terminal").unwrap();
+    } else {
+        stream_events(run, &events, &mut out);
+    }
+    asked(run, &mut out);
+    if !run.stderr.trim().is_empty() {
+        writeln!(out, "stderr: {}", text(run, run.stderr.trim_end())).unwrap();
+    }
+    requests(run, prompt, &mut out);
+    out
+}
+
+/// What the target asked the user, each with the answer: the card as a terminal showed it, or
+/// the input a control request carried.
+fn asked(run: &RunOutcome, out: &mut String) {
+    if run.asked.is_empty() {
+        return;
+    }
+    writeln!(out, "asked:").unwrap();
+    for ask in &run.asked {
+        writeln!(out, "  {} → {}", ask.tool, ask.outcome).unwrap();
+        for line in redact(run, &ask.text).lines() {
+            writeln!(out, "    | {}", line.trim_end()).unwrap();
+        }
+    }
+}
+
+/// The stream-json events: counts per kind and the key shapes each kind showed.
+fn stream_events(run: &RunOutcome, events: &[Value], out: &mut String) {
     // Counts, not the interleaving: the real binary emits a tool's result while later blocks still
     // stream, so the order of assistant and user events depends on timing. Scenarios that document
     // an order check it with an `events` check. Keys are shown for each kind's first event.
     // Every key shape a kind showed, sorted: parallel results arrive in any order, and a failed
     // tool's event has a differently shaped `tool_use_result` than a successful one.
     let mut kinds: Vec<(String, usize, Vec<String>)> = Vec::new();
-    for event in &events {
+    for event in events {
         let kind = wire::event_kind(event);
         let shape = keys(event, 2);
         match kinds.iter_mut().find(|(k, _, _)| *k == kind) {
@@ -86,9 +121,10 @@ pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
             writeln!(out, "  {}", redact(run, line)).unwrap();
         }
     }
-    if !run.stderr.trim().is_empty() {
-        writeln!(out, "stderr: {}", text(run, run.stderr.trim_end())).unwrap();
-    }
+}
+
+/// The other requests, the fake servers and uploads, then each main-loop request.
+fn requests(run: &RunOutcome, prompt: &str, out: &mut String) {
     let mut helpers: Vec<String> = run
         .requests
         .iter()
@@ -111,8 +147,8 @@ pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
     )
     .unwrap();
 
-    mcp_servers(run, &mut out);
-    uploads(run, &mut out);
+    mcp_servers(run, out);
+    uploads(run, out);
 
     let requests = run.main_requests();
     let mut previous: Option<(Vec<&str>, &[Value])> = None;
@@ -185,7 +221,6 @@ pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
             writeln!(out, "  {}", signature(tool)).unwrap();
         }
     }
-    out
 }
 
 /// Histories compared without `cache_control`, whose breakpoint moves to the newest message.

@@ -136,8 +136,18 @@ impl Host {
             kill_group(self.pid);
             return None;
         };
-        if decision.answer == Answer::None {
-            return Some(Duration::from_millis(decision.wait_ms.unwrap_or_default()));
+        match decision.answer {
+            Answer::None => {
+                return Some(Duration::from_millis(decision.wait_ms.unwrap_or_default()))
+            }
+            // The host withdraws the question (the user pressed Esc): an interrupt, no answer.
+            Answer::Cancel => {
+                let id = self.request_id();
+                self.send(json!({"type": "control_request", "request_id": id, "request": {"subtype": "interrupt"}}))
+                    .await;
+                return None;
+            }
+            _ => {}
         }
         let response = permission_response(&decision, request);
         self.send(json!({"type": "control_response", "response": {"subtype": "success", "request_id": id, "response": response}}))
@@ -176,17 +186,17 @@ pub fn permission_response(decision: &Decision, request: &Value) -> Value {
                 .collect();
             json!({"behavior": "allow", "updatedInput": input, "updatedPermissions": rules})
         }
-        Answer::Deny => json!({
-            "behavior": "deny",
-            "message": decision.message.as_deref().unwrap_or(DEFAULT_DENY),
-        }),
+        // "No" stops the turn, as it does at a terminal; "No, and …" tells the model and goes on.
+        Answer::Deny => match &decision.message {
+            None => json!({"behavior": "deny", "message": DEFAULT_DENY, "interrupt": true}),
+            Some(message) => json!({"behavior": "deny", "message": message}),
+        },
         Answer::Choose | Answer::Text => {
             let mut input = input.clone();
             input["answers"] = answers(decision, &input);
             json!({"behavior": "allow", "updatedInput": input})
         }
-        Answer::Cancel => json!({"behavior": "deny", "message": DEFAULT_DENY, "interrupt": true}),
-        Answer::None => Value::Null,
+        Answer::Cancel | Answer::None => Value::Null,
     }
 }
 

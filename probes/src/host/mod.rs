@@ -52,13 +52,16 @@ pub enum Answer {
     Allow,
     /// Allow, and keep the rule the target proposes (it writes it to settings).
     AllowAlways,
-    /// Refuse, optionally telling the model why (`message`).
+    /// Refuse. Without `message` the turn stops there and waits for the user (a terminal's
+    /// "No"; `interrupt: true` over the control protocol); with one, the model is told it and
+    /// goes on ("No, and tell it what to do instead").
     Deny,
     /// Pick the options labelled `choose` (AskUserQuestion).
     Choose,
     /// Type `text` as the answer instead of an option (AskUserQuestion's `Other`).
     Text,
-    /// Dismiss the card without an answer (Esc / the host cancels).
+    /// Withdraw the question without answering it: Esc at a terminal, an `interrupt` control
+    /// request from an SDK host.
     Cancel,
     /// Never answer; the harness ends the run after `wait_ms`.
     None,
@@ -87,11 +90,36 @@ pub struct Decision {
     /// `none`: how long the harness stays silent before it ends the run.
     #[serde(default)]
     pub wait_ms: Option<u64>,
+    /// Only on this target (`claude@2.1.235`, or `claude` for every real binary): a question the
+    /// seed says is never asked, which that target asks anyway.
+    #[serde(default)]
+    pub only: Option<String>,
+    /// Why `only` is needed; required with it, shown in every report.
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+impl Answer {
+    /// As a scenario spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Answer::Allow => "allow",
+            Answer::AllowAlways => "allow_always",
+            Answer::Deny => "deny",
+            Answer::Choose => "choose",
+            Answer::Text => "text",
+            Answer::Cancel => "cancel",
+            Answer::None => "none",
+        }
+    }
 }
 
 impl Decision {
     /// The first field that does not fit the answer, for the scenario loader's error.
     pub fn validate(&self) -> Result<(), String> {
+        if self.only.is_some() != self.reason.as_deref().is_some_and(|r| !r.trim().is_empty()) {
+            return Err("`only` and a one-line `reason` go together: a question only one target asks is an expected difference".into());
+        }
         match self.answer {
             Answer::Choose if self.choose.is_empty() => {
                 Err("`answer = \"choose\"` needs `choose = [\"label\", …]`".into())
@@ -116,6 +144,13 @@ impl Decision {
             }
             _ => Ok(()),
         }
+    }
+
+    /// Whether the decision is part of `target`'s run.
+    pub fn applies_to(&self, target: &str) -> bool {
+        self.only
+            .as_deref()
+            .is_none_or(|only| only == target || target.split(['@', ':']).next() == Some(only))
     }
 
     fn matches(&self, tool: &str, text: &str) -> bool {
@@ -145,12 +180,21 @@ pub struct Decisions {
 }
 
 impl Decisions {
-    pub fn new(list: Vec<Decision>) -> Self {
+    /// The decisions of a run on `target`.
+    pub fn new(list: Vec<Decision>, target: &str) -> Self {
         Decisions {
-            list,
+            list: list.into_iter().filter(|d| d.applies_to(target)).collect(),
             next: 0,
             asked: Vec::new(),
         }
+    }
+
+    /// The reasons of the target-only decisions that were used: expected differences.
+    pub fn differences(&self) -> Vec<String> {
+        self.list[..self.next]
+            .iter()
+            .filter_map(|d| d.reason.clone())
+            .collect()
     }
 
     /// The decision for what the target asks now; `None` (recorded as unexpected) when the next
@@ -164,7 +208,7 @@ impl Decisions {
             _ => None,
         };
         let outcome = match (&found, self.list.get(self.next)) {
-            (Some((_, d)), _) => format!("{:?}", d.answer).to_lowercase(),
+            (Some((_, d)), _) => d.answer.name().to_owned(),
             (None, Some(d)) => format!(
                 "unexpected: decision {} expects tool `{}`{}",
                 self.next + 1,
@@ -183,6 +227,14 @@ impl Decisions {
             outcome,
         });
         found
+    }
+
+    /// Marks the last ask as not answered after all (its decision could not be given).
+    pub fn refuse_last(&mut self, why: String) {
+        if let Some(last) = self.asked.last_mut() {
+            last.decision = None;
+            last.outcome = format!("unanswerable: {why}");
+        }
     }
 
     /// The builtin check's verdict: every ask matched in order and every decision was used.
@@ -239,10 +291,13 @@ mod tests {
 
     #[test]
     fn decisions_match_in_order_and_report_what_was_left() {
-        let mut d = Decisions::new(vec![
-            decision("tool = \"Bash\"\nasks = \"touch\"\nanswer = \"allow\""),
-            decision("tool = \"Write\"\nanswer = \"deny\"\nmessage = \"no\""),
-        ]);
+        let mut d = Decisions::new(
+            vec![
+                decision("tool = \"Bash\"\nasks = \"touch\"\nanswer = \"allow\""),
+                decision("tool = \"Write\"\nanswer = \"deny\"\nmessage = \"no\""),
+            ],
+            "reference",
+        );
         assert!(d.take("Bash", "touch made.txt").is_some());
         assert!(d
             .verdict()
@@ -259,10 +314,25 @@ mod tests {
 
     #[test]
     fn asks_must_be_contained() {
-        let mut d = Decisions::new(vec![decision(
-            "tool = \"Bash\"\nasks = \"rm -rf\"\nanswer = \"deny\"",
-        )]);
+        let mut d = Decisions::new(
+            vec![decision(
+                "tool = \"Bash\"\nasks = \"rm -rf\"\nanswer = \"deny\"",
+            )],
+            "reference",
+        );
         assert!(d.take("Bash", "touch made.txt").is_none());
+    }
+
+    #[test]
+    fn a_target_only_decision_is_left_out_elsewhere_and_counted_as_a_difference() {
+        let only = decision("tool = \"Write\"\nanswer = \"deny\"\nmessage = \"no\"\nonly = \"claude\"\nreason = \"asks in plan mode\"");
+        assert!(only.validate().is_ok());
+        assert!(Decisions::new(vec![only.clone()], "reference").is_empty());
+        let mut real = Decisions::new(vec![only], "claude@2.1.235");
+        assert!(real.take("Write", "x").is_some());
+        assert_eq!(real.differences(), vec!["asks in plan mode".to_owned()]);
+        let bare = decision("tool = \"Write\"\nanswer = \"allow\"\nonly = \"claude\"");
+        assert!(bare.validate().is_err(), "`only` needs a reason");
     }
 
     #[test]

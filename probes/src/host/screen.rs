@@ -7,77 +7,99 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-/// A numbered option line: `❯ 1. Yes` or `  2. No`.
+/// A numbered option line: `❯ 1. Yes` or `  2. No` (also `1. [ ] Red` in a multi-select).
 static OPTION: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\s*(?:❯\s*)?(\d+)\.\s+(\S.*?)\s*$").unwrap());
+    LazyLock::new(|| Regex::new(r"^\s*(❯)?\s*(\d+)\.\s+(\S.*?)\s*$").unwrap());
 /// A horizontal rule: the line a card or the prompt box starts under.
 static RULE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*[─━]{8,}\s*$").unwrap());
 
 /// A decision card on the screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Card {
-    /// Its first line (`Bash command`, …).
+    /// Its first line (`Bash command`, `Exit plan mode?`, `☐ Color`, …).
     pub title: String,
-    /// The card's lines, trimmed at the right, from the title to the hint.
+    /// The card's lines, trimmed at the right, from the title to its last line.
     pub text: String,
     /// Option numbers and labels, in order.
     pub options: Vec<(u32, String)>,
+    /// The index in `options` of the focused one (`❯`).
+    pub focus: usize,
 }
 
 impl Card {
-    /// The key that picks the option whose label satisfies `pick`.
+    /// The key that picks the first option whose label satisfies `pick`.
     pub fn key_for(&self, pick: impl Fn(&str) -> bool) -> Option<char> {
-        self.options
-            .iter()
-            .find(|(_, label)| pick(label))
-            .and_then(|(n, _)| char::from_digit(*n, 10))
+        self.index_of(pick)
+            .and_then(|i| char::from_digit(self.options[i].0, 10))
+    }
+
+    pub fn index_of(&self, pick: impl Fn(&str) -> bool) -> Option<usize> {
+        self.options.iter().position(|(_, label)| pick(label))
     }
 }
 
-/// The card on `screen`, if one is waiting for an answer: the block under the last rule that
-/// offers numbered options and ends with an `Esc to cancel` hint.
+/// The card on `screen`, if one waits for an answer: below the last horizontal rule that opens a
+/// block (a rule followed by an option belongs inside a card), a focused numbered option.
 pub fn card(screen: &str) -> Option<Card> {
     let lines: Vec<&str> = screen.lines().map(str::trim_end).collect();
-    let hint = lines.iter().rposition(|l| l.contains("Esc to cancel"))?;
-    let start = lines[..hint]
+    let cursor = lines
         .iter()
-        .rposition(|l| RULE.is_match(l))
+        .rposition(|l| OPTION.captures(l).is_some_and(|c| c.get(1).is_some()))?;
+    let opens_block = |i: usize| {
+        RULE.is_match(lines[i])
+            && lines[i + 1..]
+                .iter()
+                .find(|l| !l.trim().is_empty())
+                .is_some_and(|next| !OPTION.is_match(next))
+    };
+    let start = (0..cursor)
+        .rev()
+        .find(|&i| opens_block(i))
         .map_or(0, |i| i + 1);
-    let block = &lines[start..=hint];
-    let options: Vec<(u32, String)> = block
-        .iter()
-        .filter_map(|l| OPTION.captures(l))
-        .filter_map(|c| Some((c[1].parse().ok()?, c[2].to_owned())))
-        .collect();
-    if options.is_empty() {
-        return None;
+    let end = lines.iter().rposition(|l| !l.trim().is_empty())?;
+    let block = &lines[start..=end];
+    let mut options = Vec::new();
+    let mut focus = 0;
+    for line in block {
+        if let Some(c) = OPTION.captures(line) {
+            if c.get(1).is_some() {
+                focus = options.len();
+            }
+            options.push((c[2].parse().ok()?, c[3].to_owned()));
+        }
     }
     let first = block.iter().position(|l| !l.trim().is_empty())?;
-    let text = block[first..]
-        .iter()
-        .map(|l| l.to_string())
-        .collect::<Vec<_>>()
-        .join("\n");
+    let text = block[first..].join("\n");
     Some(Card {
         title: block[first].trim().to_owned(),
         text,
         options,
+        focus,
     })
 }
 
-/// The agent waits for the user's next prompt: an empty input line and the shortcuts hint.
+/// The agent waits for the user's next prompt: an empty input line between two rules, and no
+/// request or tool in flight.
 pub fn idle(screen: &str) -> bool {
-    card(screen).is_none()
-        && screen.contains("? for shortcuts")
-        && screen.lines().any(|l| l.trim_end() == "❯")
+    let lines: Vec<&str> = screen.lines().map(str::trim_end).collect();
+    let input_box = (1..lines.len().saturating_sub(1)).any(|i| {
+        // `❯` and a no-break space, which trim_end takes away.
+        lines[i] == "❯" && RULE.is_match(lines[i - 1]) && RULE.is_match(lines[i + 1])
+    });
+    input_box && card(screen).is_none() && !screen.contains("esc to interrupt")
 }
 
-/// The tool a card asks for, by its title.
+/// The tool a card asks for, by its title (the titles 2.1.235 gives its cards; the reference
+/// draws the same ones).
 pub fn tool_of(card: &Card) -> String {
     let title = card.title.as_str();
     let tool = match title {
         "Bash command" => "Bash",
-        _ => title,
+        "Create file" => "Write",
+        "Edit file" => "Edit",
+        "Exit plan mode?" | "Ready to code?" => "ExitPlanMode",
+        t if t.contains('☐') || t.contains('☒') => "AskUserQuestion",
+        t => t,
     };
     tool.to_owned()
 }
@@ -124,8 +146,45 @@ mod tests {
 
     #[test]
     fn an_idle_prompt_has_no_card() {
-        let screen = "────────\n❯ \n────────\n  ⏸ manual mode on · ? for shortcuts\n";
+        let screen = "● DONE\n────────\n❯\u{a0}\n────────\n  ⏸ manual mode on · ? for shortcuts\n";
         assert!(card(screen).is_none());
         assert!(idle(screen));
+        let busy = screen.replace("? for shortcuts", "esc to interrupt");
+        assert!(!idle(&busy));
+        let typed = screen.replace("❯\u{a0}", "❯ make a file");
+        assert!(!idle(&typed));
+    }
+
+    /// 2.1.235's question card: a rule inside it, above the chat option.
+    const QUESTION_CARD: &str = "\
+❯ ask one
+────────────────────────────────
+ ☐ Color
+Which color?
+❯ 1. Red
+     warm
+  2. Blue
+     cool
+  3. Type something.
+────────────────────────────────
+  4. Chat about this
+Enter to select · ↑/↓ to navigate · Esc to cancel
+";
+
+    #[test]
+    fn a_question_card_spans_its_inner_rule() {
+        let card = card(QUESTION_CARD).expect("a card");
+        assert_eq!(card.title, "☐ Color");
+        assert_eq!(tool_of(&card), "AskUserQuestion");
+        assert_eq!(card.options.len(), 4);
+        assert_eq!(card.key_for(|l| l.starts_with("Type something")), Some('3'));
+    }
+
+    #[test]
+    fn a_card_without_a_hint_line_is_still_a_card() {
+        let screen = "● Entered plan mode\n──────────\n Exit plan mode?\n  Claude wants to exit plan mode\n  ❯ 1. Yes, and switch to default (ask each time) for this session\n    2. No\n";
+        let card = card(screen).expect("a card");
+        assert_eq!(tool_of(&card), "ExitPlanMode");
+        assert_eq!(card.options.len(), 2);
     }
 }

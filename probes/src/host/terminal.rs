@@ -21,7 +21,12 @@ const COLS: u16 = 120;
 /// A screen unchanged for this long is read as settled (the agent finished drawing).
 const SETTLE: Duration = Duration::from_millis(300);
 /// Between typing text and pressing Enter: a terminal app may read a fast burst as a paste.
-const TYPE_PAUSE: Duration = Duration::from_millis(300);
+const TYPE_PAUSE: Duration = Duration::from_millis(500);
+/// How long the agent may sit at its prompt with script turns left before the user leaves: it
+/// is waiting for the user, and nothing the scenario scripts will come.
+const GIVE_UP: Duration = Duration::from_secs(3);
+/// The down-arrow key.
+const DOWN: &str = "\x1b[B";
 
 /// The user state a returning user of this project has: onboarding done, the API key approved
 /// (the real CLI asks about a key from the environment once), the folder trusted. Merged into a
@@ -112,7 +117,13 @@ pub(crate) async fn drive(
                 user.hang_up_at = None;
             }
         } else if term.settled() {
-            let keys = user.act(&term.screen(), prompt, decisions, stub.turns_left() == 0);
+            let keys = user.act(
+                &term.screen(),
+                prompt,
+                decisions,
+                stub.turns_left() == 0,
+                term.changed.elapsed(),
+            );
             for chunk in keys {
                 match chunk {
                     Key::Text(text) => {
@@ -224,6 +235,7 @@ impl User {
         prompt: &str,
         decisions: &mut Decisions,
         script_done: bool,
+        idle_for: Duration,
     ) -> Vec<Key> {
         let card = screen::card(screen);
         if card.is_none() {
@@ -237,12 +249,33 @@ impl User {
             (Phase::Talking, Some(card)) if self.answered.as_deref() != Some(&card.text) => {
                 self.screens.push(screen.to_owned());
                 self.answered = Some(card.text.clone());
-                match decisions.take(&screen::tool_of(&card), &card.text) {
-                    Some((_, decision)) => self.answer(&decision, &card),
-                    None => vec![Key::Kill],
+                let Some((_, decision)) = decisions.take(&screen::tool_of(&card), &card.text)
+                else {
+                    return vec![Key::Kill];
+                };
+                match self.keys(&decision, &card) {
+                    Some(keys) => keys,
+                    None => {
+                        let why = if decision.choose.len() > 1 {
+                            " (several labels need a multi-select, which the terminal driver does not answer)"
+                        } else if decision.message.is_some() {
+                            " with a message (the card offers no field to type one)"
+                        } else {
+                            ""
+                        };
+                        decisions.refuse_last(format!(
+                            "the card offers no way to answer `{}`{why}",
+                            decision.answer.name()
+                        ));
+                        vec![Key::Kill]
+                    }
                 }
             }
-            (Phase::Talking, None) if script_done && screen::idle(screen) => {
+            // The conversation is over, or it stopped where the user refused and nothing more
+            // will come: the user leaves (unplayed turns are the script check's to report).
+            (Phase::Talking, None)
+                if screen::idle(screen) && (script_done || idle_for >= GIVE_UP) =>
+            {
                 self.screens.push(screen.to_owned());
                 self.phase = Phase::Leaving;
                 self.type_line("/exit")
@@ -261,34 +294,69 @@ impl User {
         ]
     }
 
-    fn press(&mut self, key: char) -> Vec<Key> {
-        self.typed.push(key.to_string());
-        vec![Key::Text(key.to_string())]
-    }
-
-    /// The keys of a decision on this card.
-    fn answer(&mut self, decision: &Decision, card: &Card) -> Vec<Key> {
-        let key = match decision.answer {
-            Answer::Allow => card.key_for(|l| l == "Yes"),
-            Answer::AllowAlways => card.key_for(|l| l.starts_with("Yes, and")),
-            Answer::Deny => card.key_for(|l| l == "No" || l.starts_with("No,")),
+    /// The keys of a decision on this card; `None` when the card offers no way to give it.
+    fn keys(&mut self, decision: &Decision, card: &Card) -> Option<Vec<Key>> {
+        let yes = |l: &str| l == "Yes" || l.starts_with("Yes,") || l.starts_with("Yes ");
+        let no = |l: &str| l == "No" || l.starts_with("No,") || l.starts_with("No ");
+        let mut keys = Vec::new();
+        match decision.answer {
+            Answer::Allow => {
+                let key = card.key_for(|l| l == "Yes").or_else(|| card.key_for(yes))?;
+                keys.push(self.typed(key.to_string()));
+            }
+            Answer::AllowAlways => {
+                keys.push(self.typed(card.key_for(|l| l.starts_with("Yes, and"))?.to_string()))
+            }
+            Answer::Deny => match &decision.message {
+                // "No": the turn stops and waits for the user.
+                None => {
+                    keys.push(self.typed(card.key_for(no).map_or("\x1b".into(), |k| k.to_string())))
+                }
+                // "No, and tell it what to do instead": focus No, open it with Tab, type, Enter.
+                // A card whose hint offers no Tab has no field for a message.
+                Some(message) => {
+                    if !card.text.contains("Tab to") {
+                        return None;
+                    }
+                    let target = card.index_of(no)?;
+                    for _ in card.focus..target {
+                        keys.push(self.typed(DOWN.into()));
+                    }
+                    keys.push(self.typed("\t".into()));
+                    keys.push(Key::Pause);
+                    keys.push(self.typed(message.clone()));
+                    keys.push(Key::Pause);
+                    keys.push(self.typed("\r".into()));
+                }
+            },
             Answer::Choose => {
-                let want = decision.choose.first().cloned().unwrap_or_default();
-                card.key_for(|l| l == want)
+                // One question, one label: its digit picks it (multi-select boxes need toggling
+                // and a review screen, which this driver does not do).
+                let [label] = decision.choose.as_slice() else {
+                    return None;
+                };
+                keys.push(self.typed(card.key_for(|l| l == label)?.to_string()));
             }
-            Answer::Text | Answer::Cancel => {
-                self.typed.push("\x1b".into());
-                return vec![Key::Text("\x1b".into())];
+            Answer::Text => {
+                let row = card.key_for(|l| l.starts_with("Type something"))?;
+                keys.push(self.typed(row.to_string()));
+                keys.push(Key::Pause);
+                keys.push(self.typed(decision.text.clone().unwrap_or_default()));
+                keys.push(Key::Pause);
+                keys.push(self.typed("\r".into()));
             }
+            Answer::Cancel => keys.push(self.typed("\x1b".into())),
             Answer::None => {
                 self.hang_up_at =
                     Some(Instant::now() + Duration::from_millis(decision.wait_ms.unwrap_or(0)));
-                return Vec::new();
             }
-        };
-        match key {
-            Some(key) => self.press(key),
-            None => vec![Key::Kill],
         }
+        Some(keys)
+    }
+
+    /// Records what is typed and returns it as a key press.
+    fn typed(&mut self, text: String) -> Key {
+        self.typed.push(text.clone());
+        Key::Text(text)
     }
 }

@@ -42,7 +42,9 @@ pub struct Control {
 }
 
 impl Control {
-    /// Starts reading stdin; `mode` is the session's mode as `initialize` reports it.
+    /// Starts reading stdin; `mode` is the session's mode as `initialize` reports it. Returns
+    /// once the host's first message is handled (2.1.235 answers `initialize` before its `init`
+    /// event), or stdin ended, or a second passed.
     pub fn start(asks: bool, mode: Mode) -> (Arc<Control>, Receiver<Input>) {
         let control = Arc::new(Control {
             pending: Mutex::new(HashMap::new()),
@@ -50,8 +52,10 @@ impl Control {
             asks,
         });
         let (tx, rx) = channel();
+        let (first_tx, first_rx) = channel();
         let reader = control.clone();
-        std::thread::spawn(move || reader.read_stdin(tx, mode));
+        std::thread::spawn(move || reader.read_stdin(tx, mode, first_tx));
+        let _ = first_rx.recv_timeout(std::time::Duration::from_secs(1));
         (control, rx)
     }
 
@@ -60,43 +64,51 @@ impl Control {
         self.interrupted.swap(false, Ordering::SeqCst)
     }
 
-    fn read_stdin(&self, inputs: Sender<Input>, mode: Mode) {
+    fn read_stdin(&self, inputs: Sender<Input>, mode: Mode, first: Sender<()>) {
         let stdin = std::io::stdin();
         for (n, line) in stdin.lock().lines().enumerate() {
             let Ok(line) = line else { break };
-            if line.trim().is_empty() {
-                continue;
-            }
-            let message: Value = match serde_json::from_str(&line) {
-                Ok(v) => v,
-                Err(e) => {
-                    eprintln!("stdin line {}: not a JSON message ({e}); ignored", n + 1);
-                    continue;
-                }
-            };
-            match message["type"].as_str() {
-                Some("user") => {
-                    let _ = inputs.send(Input::User(message["message"]["content"].clone()));
-                }
-                Some("control_request") => self.serve(&message, &inputs, mode),
-                Some("control_response") => {
-                    let response = &message["response"];
-                    let id = response["request_id"].as_str().unwrap_or_default();
-                    // An answer nobody waits for any more (cancelled) is dropped, as 2.1.235 does.
-                    if let Some(waiting) = self.pending.lock().unwrap().remove(id) {
-                        let _ = waiting.send(Some(response.clone()));
-                    }
-                }
-                other => eprintln!(
-                    "stdin line {}: unknown message type {}; ignored",
-                    n + 1,
-                    other.map_or("(none)".into(), |t| format!("`{t}`"))
-                ),
+            self.handle(n + 1, &line, &inputs, mode);
+            if n == 0 {
+                let _ = first.send(());
             }
         }
+        let _ = first.send(());
         // The host went away: every waiting question fails, and the session sees the end.
         for (_, waiting) in self.pending.lock().unwrap().drain() {
             let _ = waiting.send(None);
+        }
+    }
+
+    /// One line from the host (`n`: its line number, for errors).
+    fn handle(&self, n: usize, line: &str, inputs: &Sender<Input>, mode: Mode) {
+        if line.trim().is_empty() {
+            return;
+        }
+        let message: Value = match serde_json::from_str(line) {
+            Ok(v) => v,
+            Err(e) => {
+                eprintln!("stdin line {n}: not a JSON message ({e}); ignored");
+                return;
+            }
+        };
+        match message["type"].as_str() {
+            Some("user") => {
+                let _ = inputs.send(Input::User(message["message"]["content"].clone()));
+            }
+            Some("control_request") => self.serve(&message, inputs, mode),
+            Some("control_response") => {
+                let response = &message["response"];
+                let id = response["request_id"].as_str().unwrap_or_default();
+                // An answer nobody waits for any more (cancelled) is dropped, as 2.1.235 does.
+                if let Some(waiting) = self.pending.lock().unwrap().remove(id) {
+                    let _ = waiting.send(Some(response.clone()));
+                }
+            }
+            other => eprintln!(
+                "stdin line {n}: unknown message type {}; ignored",
+                other.map_or("(none)".into(), |t| format!("`{t}`"))
+            ),
         }
     }
 

@@ -6,7 +6,7 @@
 //! card and around the input line, `❯` marking the focus) so a driver reads both the same way;
 //! the words are our own.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::sync::Mutex;
 
 use serde_json::Value;
@@ -397,12 +397,13 @@ fn raw_mode() -> Option<libc::termios> {
     }
 }
 
+/// One byte from the terminal, unbuffered: whether more bytes follow is asked of the
+/// descriptor itself (an escape sequence), so none may wait in a buffer.
 fn read_byte() -> Option<u8> {
-    let mut byte = [0u8];
-    match std::io::stdin().lock().read(&mut byte) {
-        Ok(1) => Some(byte[0]),
-        _ => None,
-    }
+    let mut byte = 0u8;
+    // SAFETY: reads at most one byte into a valid one-byte buffer.
+    let n = unsafe { libc::read(0, (&mut byte as *mut u8).cast(), 1) };
+    (n == 1).then_some(byte)
 }
 
 /// Whether another byte arrives within a few milliseconds (an escape sequence, not Esc alone).

@@ -104,7 +104,7 @@ impl Tool for AskUserQuestion {
         if let Some(error) = check(input) {
             return Err(error);
         }
-        let input = with_defaults(input);
+        // The pipeline has filled in `multiSelect` (the schema's default) already.
         let Some(host) = ctx.host.clone() else {
             return Err(ToolError::wrapped(
                 "No one can answer questions in this session.",
@@ -113,7 +113,7 @@ impl Tool for AskUserQuestion {
         let prompt = Prompt::default();
         let ask = Ask {
             tool: self.name(),
-            input: &input,
+            input,
             tool_use_id: &ctx.tool_use_id,
             description: None,
             prompt: &prompt,
@@ -124,24 +124,13 @@ impl Tool for AskUserQuestion {
                 input: answered, ..
             } => {
                 let answered = answered.unwrap_or_else(|| input.clone());
-                Ok(answered_output(&input, &answered))
+                Ok(answered_output(input, &answered))
             }
             Reply::Deny { message } => Err(ToolError::denied(message)),
             Reply::Failed(text) => Err(ToolError::denied(text)),
             Reply::Interrupt => Err(ToolError::interrupted()),
         }
     }
-}
-
-/// The questions with `multiSelect` filled in, as the host is shown them.
-fn with_defaults(input: &Value) -> Value {
-    let mut input = input.clone();
-    for q in input["questions"].as_array_mut().into_iter().flatten() {
-        if q.get("multiSelect").is_none() {
-            q["multiSelect"] = json!(false);
-        }
-    }
-    input
 }
 
 /// The first thing wrong with the questions, as the model is told it.
@@ -348,7 +337,10 @@ mod tests {
 
     #[test]
     fn answers_take_the_form_2_1_235_gives_them() {
-        let asked = with_defaults(&json!({"questions": [question("Pick", &["Red", "Blue"])]}));
+        let asked = schema::normalize(
+            &AskUserQuestion.input_schema(),
+            &json!({"questions": [question("Pick", &["Red", "Blue"])]}),
+        );
         let answer = |a: Value| {
             let mut answered = asked.clone();
             answered["answers"] = json!({"Which color?": a});

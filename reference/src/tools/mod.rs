@@ -231,7 +231,7 @@ pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
         ]);
     }
     if offer.plan_mode {
-        tools.retain(|t| !matches!(t.name(), "Edit" | "Write" | "NotebookEdit"));
+        tools.retain(|t| !pipeline::PLAN_WITHDRAWN.contains(&t.name()));
     }
     tools.sort_by_key(|t| t.name());
     tools

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use super::{persist, schema, Failure, Tool, ToolContext, ToolError};
 use crate::host::{Ask, Reply};
-use crate::permissions::{Decision, Prompt, RefusalKind};
+use crate::permissions::{Decision, Mode, Prompt, RefusalKind, PLAN_MODE_REFUSAL};
 
 pub struct ToolResult {
     pub tool_use_id: String,
@@ -115,6 +115,9 @@ const DISABLED_WHEN_ABSENT: &[&str] = &[
     "ExitPlanMode",
 ];
 
+/// The tools plan mode takes out of tools[] (seed 004: plan mode changes the tool surface).
+pub const PLAN_WITHDRAWN: &[&str] = &["Edit", "Write", "NotebookEdit"];
+
 /// The text when the host's changed input does not fit the tool's schema.
 fn bad_updated_input(tool: &str, issues: &[schema::Issue]) -> ToolError {
     let detail = schema::message(tool, issues);
@@ -137,6 +140,15 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
     let name = tool_use["name"].as_str().unwrap_or_default();
     let mut input = tool_use["input"].clone();
     let Some(tool) = tools.iter().find(|t| t.name() == name) else {
+        // Withdrawn by plan mode, not unknown: the model is told why.
+        if ctx.permissions.mode == Mode::Plan && PLAN_WITHDRAWN.contains(&name) {
+            return ToolResult::refused(
+                id,
+                PLAN_MODE_REFUSAL.into(),
+                Some(Some("mode")),
+                "permission-rule",
+            );
+        }
         // Tools this agent has but did not offer this turn say so, as 2.1.235's do.
         let message = if DISABLED_WHEN_ABSENT.contains(&name) {
             format!("Error: No such tool available: {name}. {name} is disabled for this session, in subagents as well as here.")
@@ -151,6 +163,9 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
         result.structured = Value::String(schema::structured(&issues));
         return result;
     }
+    // From here on the input is what the schema makes of it (key order, defaults), as the user
+    // is shown it and the tool runs it.
+    input = schema::normalize(&tool.input_schema(), &input);
     match ctx.permissions.decide(name, &tool.access(&input, ctx)) {
         Decision::Allow => {}
         Decision::Refuse(refusal) => {

@@ -111,7 +111,8 @@ fn property_issue(name: &str, prop: &Value, value: &Value) -> Option<Issue> {
         for (i, item) in items.iter().enumerate() {
             let item_props = &item_schema["properties"];
             for field in required(item_schema) {
-                if item.get(field).is_none() {
+                // A field with a default is filled in, not missing (AskUserQuestion's multiSelect).
+                if item.get(field).is_none() && item_props[field].get("default").is_none() {
                     return Some(Issue::missing(
                         vec![json!(name), json!(i), json!(field)],
                         &format!("{name}[{i}].{field}"),
@@ -205,6 +206,39 @@ fn type_name(v: &Value) -> &'static str {
     }
 }
 
+/// `input` as the schema parses it (what 2.1.235 hands its permission prompt and its tool):
+/// properties in the schema's order with their defaults filled in, keys the schema does not name
+/// after them.
+pub fn normalize(schema: &Value, input: &Value) -> Value {
+    if let (Some(props), Some(object)) = (schema["properties"].as_object(), input.as_object()) {
+        let mut out = serde_json::Map::new();
+        for (name, prop) in props {
+            match object.get(name) {
+                Some(value) => {
+                    out.insert(name.clone(), normalize(prop, value));
+                }
+                None => {
+                    if let Some(default) = prop.get("default") {
+                        out.insert(name.clone(), default.clone());
+                    }
+                }
+            }
+        }
+        for (name, value) in object {
+            if !props.contains_key(name) {
+                out.insert(name.clone(), value.clone());
+            }
+        }
+        return Value::Object(out);
+    }
+    match (input.as_array(), schema.get("items")) {
+        (Some(items), Some(item)) => {
+            Value::Array(items.iter().map(|i| normalize(item, i)).collect())
+        }
+        _ => input.clone(),
+    }
+}
+
 /// The tool_result text for failed validation: the sentences, or the zod issues themselves when
 /// one of them has no sentence.
 pub fn message(tool: &str, issues: &[Issue]) -> String {
@@ -234,6 +268,20 @@ pub fn structured(issues: &[Issue]) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn normalized_input_follows_the_schema_and_fills_defaults() {
+        let schema = json!({"type": "object", "properties": {
+            "a": {"type": "string"},
+            "list": {"type": "array", "items": {"type": "object", "properties": {"x": {"type": "string"}, "flag": {"type": "boolean", "default": false}}}},
+            "z": {"type": "boolean", "default": true},
+        }});
+        let input = json!({"list": [{"x": "1"}], "a": "b", "extra": 1});
+        assert_eq!(
+            serde_json::to_string(&normalize(&schema, &input)).unwrap(),
+            r#"{"a":"b","list":[{"x":"1","flag":false}],"z":true,"extra":1}"#
+        );
+    }
 
     fn schema() -> Value {
         json!({"type":"object","properties":{"file_path":{"type":"string"},"limit":{"type":"integer","exclusiveMinimum":0}},
