@@ -13,7 +13,7 @@ use stubs::messages::{Block, FileWrite, MessagesStub, RecordedRequest, Split, St
 use tokio::io::AsyncReadExt;
 
 use crate::host::{Asked, Channel, Decisions};
-use crate::mcp::ServerRecord;
+use crate::mcp::{McpSetup, ServerRecord};
 use crate::placeholders::Places;
 use crate::process::{collect, kill_group, wait_or_kill, Exited};
 use crate::scenario::{Fixture, Scenario};
@@ -226,10 +226,11 @@ pub async fn run_scenario(
     let started = Instant::now();
     let mut decisions = Decisions::new(scenario.decisions(), &target.name);
     let driven = match channel {
-        Channel::Print => drive_print(command, scenario.timeout()).await,
+        Channel::Print => drive_print(command, scenario.timeout(), &mcp).await,
         Channel::Control => {
             let prompt = places.expand(&scenario.prompt);
-            crate::host::control::drive(command, &prompt, &mut decisions, scenario.timeout()).await
+            crate::host::control::drive(command, &prompt, &mut decisions, scenario.timeout(), &mcp)
+                .await
         }
         Channel::Pty => {
             let prompt = places.expand(&scenario.prompt);
@@ -239,6 +240,7 @@ pub async fn run_scenario(
                 &mut decisions,
                 &stub,
                 scenario.timeout(),
+                &mcp,
             )
             .await
         }
@@ -250,17 +252,8 @@ pub async fn run_scenario(
         stderr,
         stdin,
         screens,
-        pid,
+        mcp_survivors,
     } = driven;
-    // A server still running once the target is gone was left behind (checked, then ended).
-    let mcp_survivors = if exited.timed_out {
-        Vec::new()
-    } else {
-        mcp.survivors(SERVER_EXIT_GRACE).await
-    };
-    mcp.kill(&mcp_survivors);
-    // Whatever the target left running in its group goes with it.
-    kill_group(pid);
     let duration = started.elapsed();
 
     let mut shown_env = env.clone();
@@ -307,15 +300,37 @@ pub async fn run_scenario(
 /// What driving a target through one channel produced.
 pub(crate) struct Driven {
     pub exited: Exited,
-    pub pid: Option<i32>,
     pub stdout: String,
     pub stderr: String,
     pub stdin: Vec<String>,
     pub screens: Vec<String>,
+    pub mcp_survivors: Vec<(String, u32)>,
+}
+
+/// Once the target has exited, before its pipes are drained: a fake server still running was
+/// left behind (noted, then ended by pid), and whatever else the target left in its group goes
+/// with it, which also closes pipes a grandchild held open.
+pub(crate) async fn wind_down(
+    exited: &Exited,
+    pid: Option<i32>,
+    mcp: &McpSetup,
+) -> Vec<(String, u32)> {
+    let survivors = if exited.timed_out {
+        Vec::new()
+    } else {
+        mcp.survivors(SERVER_EXIT_GRACE).await
+    };
+    mcp.kill(&survivors);
+    kill_group(pid);
+    survivors
 }
 
 /// `-p`: nothing on stdin, stdout and stderr read whole.
-async fn drive_print(command: std::process::Command, timeout: Duration) -> Result<Driven> {
+async fn drive_print(
+    command: std::process::Command,
+    timeout: Duration,
+    mcp: &McpSetup,
+) -> Result<Driven> {
     let mut command = tokio::process::Command::from(command);
     command
         .stdin(Stdio::null())
@@ -331,14 +346,14 @@ async fn drive_print(command: std::process::Command, timeout: Duration) -> Resul
     let exited = wait_or_kill(pid, timeout).await;
     // Reaped by `wait_or_kill`, so tokio's handle must not wait for it again.
     drop(child);
-    kill_group(pid);
+    let mcp_survivors = wind_down(&exited, pid, mcp).await;
     Ok(Driven {
         exited,
-        pid,
         stdout: collect(stdout_task).await,
         stderr: collect(stderr_task).await,
         stdin: Vec::new(),
         screens: Vec::new(),
+        mcp_survivors,
     })
 }
 

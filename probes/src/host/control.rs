@@ -13,8 +13,9 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::ChildStdin;
 
 use super::{input_text, Answer, Decision, Decisions};
+use crate::mcp::McpSetup;
 use crate::process::{collect, kill_group, wait_or_kill};
-use crate::run::{read_all, Driven};
+use crate::run::{read_all, wind_down, Driven};
 
 /// What the model is told when a decision denies without a message of its own.
 pub const DEFAULT_DENY: &str = "The user doesn't want to proceed with this tool use.";
@@ -24,6 +25,7 @@ pub(crate) async fn drive(
     prompt: &str,
     decisions: &mut Decisions,
     timeout: Duration,
+    mcp: &McpSetup,
 ) -> Result<Driven> {
     let mut command = tokio::process::Command::from(command);
     command
@@ -51,16 +53,16 @@ pub(crate) async fn drive(
     });
     let exited = wait_or_kill(pid, timeout).await;
     drop(child);
-    kill_group(pid);
+    let mcp_survivors = wind_down(&exited, pid, mcp).await;
     let (host, stdout) = collect(io).await;
     *decisions = host.decisions;
     Ok(Driven {
         exited,
-        pid,
         stdout,
         stderr: collect(stderr_task).await,
         stdin: host.sent,
         screens: Vec::new(),
+        mcp_survivors,
     })
 }
 

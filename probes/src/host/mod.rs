@@ -81,7 +81,8 @@ pub struct Decision {
     /// `deny`: what the model is told.
     #[serde(default)]
     pub message: Option<String>,
-    /// `choose`: option labels, one per question in order (several for a multi-select).
+    /// `choose`: the picked label per question, in order; a multi-select's labels joined by `, `
+    /// (as 2.1.235 joins them).
     #[serde(default)]
     pub choose: Vec<String>,
     /// `text`: the free-text answer.

@@ -13,8 +13,9 @@ use stubs::messages::MessagesStub;
 
 use super::screen::{self, Card};
 use super::{Answer, Decision, Decisions};
+use crate::mcp::McpSetup;
 use crate::process::{kill_group, wait_or_kill};
-use crate::run::Driven;
+use crate::run::{wind_down, Driven};
 
 const ROWS: u16 = 40;
 const COLS: u16 = 120;
@@ -71,6 +72,7 @@ pub(crate) async fn drive(
     decisions: &mut Decisions,
     stub: &MessagesStub,
     timeout: Duration,
+    mcp: &McpSetup,
 ) -> Result<Driven> {
     use std::os::unix::process::CommandExt;
     // SAFETY: the hook runs in the child between fork and exec and only calls ioctl(2) on its
@@ -138,6 +140,7 @@ pub(crate) async fn drive(
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     let exited = reaper.await.context("the terminal's reaper task")?;
+    let mcp_survivors = wind_down(&exited, Some(pid), mcp).await;
     // What the terminal still held when the target ended.
     while let Ok(bytes) = output.recv_timeout(Duration::from_millis(50)) {
         term.feed(&bytes);
@@ -147,11 +150,11 @@ pub(crate) async fn drive(
     drop(process);
     Ok(Driven {
         exited,
-        pid: Some(pid),
         stdout: String::from_utf8_lossy(&term.raw).into_owned(),
         stderr: String::new(),
         stdin: user.typed,
         screens: user.screens,
+        mcp_survivors,
     })
 }
 
@@ -256,7 +259,9 @@ impl User {
                 match self.keys(&decision, &card) {
                     Some(keys) => keys,
                     None => {
-                        let why = if decision.choose.len() > 1 {
+                        let why = if decision.choose.len() > 1
+                            || decision.choose.iter().any(|c| c.contains(", "))
+                        {
                             " (several labels need a multi-select, which the terminal driver does not answer)"
                         } else if decision.message.is_some() {
                             " with a message (the card offers no field to type one)"
@@ -330,8 +335,8 @@ impl User {
                 }
             },
             Answer::Choose => {
-                // One question, one label: its digit picks it (multi-select boxes need toggling
-                // and a review screen, which this driver does not do).
+                // One question, one label: its digit picks it (several questions, or a
+                // multi-select's boxes and review screen, this driver does not answer).
                 let [label] = decision.choose.as_slice() else {
                     return None;
                 };

@@ -68,6 +68,7 @@ impl Terminal {
     /// Puts the terminal in raw mode (keys one at a time, no echo) and prints the banner.
     pub fn start(model: &str, cwd: &str) -> Terminal {
         let saved = raw_mode();
+        on_hang_up_exit();
         let terminal = Terminal {
             io: Mutex::new(()),
             saved,
@@ -376,6 +377,19 @@ fn told(message: &str) -> String {
 
 fn clip(line: &str) -> String {
     line.chars().take(WIDTH + 20).collect()
+}
+
+/// The terminal went away (SIGHUP): the session ends with 128 + SIGHUP, as 2.1.235's does,
+/// without waiting for an answer that cannot come.
+fn on_hang_up_exit() {
+    extern "C" fn hung_up(_: libc::c_int) {
+        // SAFETY: _exit is async-signal-safe.
+        unsafe { libc::_exit(128 + libc::SIGHUP) }
+    }
+    // SAFETY: installs a handler that only calls an async-signal-safe function.
+    unsafe {
+        libc::signal(libc::SIGHUP, hung_up as *const () as libc::sighandler_t);
+    }
 }
 
 /// Raw mode on stdin: keys arrive one by one and are not echoed. `None` when stdin is not a
