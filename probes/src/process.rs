@@ -3,6 +3,24 @@
 
 use std::time::Duration;
 
+/// Starts `command` in its own process group (so a timeout ends the target and every child it
+/// started) with stdout and stderr piped and `stdin` as given; returns the child and its pid.
+pub fn spawn(
+    command: std::process::Command,
+    stdin: std::process::Stdio,
+) -> std::io::Result<(tokio::process::Child, Option<i32>)> {
+    let mut command = tokio::process::Command::from(command);
+    command
+        .stdin(stdin)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true);
+    let child = command.spawn()?;
+    let pid = child.id().map(|p| p as i32);
+    Ok((child, pid))
+}
+
 /// How a target process ended.
 #[derive(Debug, Clone, Copy)]
 pub struct Exited {

@@ -331,16 +331,7 @@ async fn drive_print(
     timeout: Duration,
     mcp: &McpSetup,
 ) -> Result<Driven> {
-    let mut command = tokio::process::Command::from(command);
-    command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        // Its own process group, so a timeout ends the target and every child it started.
-        .process_group(0)
-        .kill_on_drop(true);
-    let mut child = command.spawn()?;
-    let pid = child.id().map(|p| p as i32);
+    let (mut child, pid) = crate::process::spawn(command, Stdio::null())?;
     let stdout_task = read_all(child.stdout.take().expect("piped"));
     let stderr_task = read_all(child.stderr.take().expect("piped"));
     let exited = wait_or_kill(pid, timeout).await;

@@ -27,15 +27,7 @@ pub(crate) async fn drive(
     timeout: Duration,
     mcp: &McpSetup,
 ) -> Result<Driven> {
-    let mut command = tokio::process::Command::from(command);
-    command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .kill_on_drop(true);
-    let mut child = command.spawn()?;
-    let pid = child.id().map(|p| p as i32);
+    let (mut child, pid) = crate::process::spawn(command, Stdio::piped())?;
     let stdin = child.stdin.take().expect("piped");
     let stdout = child.stdout.take().expect("piped");
     let stderr_task = read_all(child.stderr.take().expect("piped"));

@@ -8,12 +8,11 @@ use serde_json::{json, Value};
 
 use super::schema::{self, Issue};
 use super::{object_schema, Access, Tool, ToolContext, ToolError, ToolOutput};
-use crate::host::{Ask, Reply};
+use crate::host::Reply;
 use crate::limits::{
     TOOLS_ASK_USER_HEADER_MAX, TOOLS_ASK_USER_OPTIONS_MAX, TOOLS_ASK_USER_OPTIONS_MIN,
     TOOLS_ASK_USER_QUESTIONS_MAX, TOOLS_ASK_USER_QUESTIONS_MIN,
 };
-use crate::permissions::Prompt;
 
 pub struct AskUserQuestion;
 
@@ -105,21 +104,11 @@ impl Tool for AskUserQuestion {
             return Err(error);
         }
         // The pipeline has filled in `multiSelect` (the schema's default) already.
-        let Some(host) = ctx.host.clone() else {
-            return Err(ToolError::wrapped(
-                "No one can answer questions in this session.",
-            ));
-        };
-        let prompt = Prompt::default();
-        let ask = Ask {
-            tool: self.name(),
+        match ctx.ask_user(
+            self.name(),
             input,
-            tool_use_id: &ctx.tool_use_id,
-            description: None,
-            prompt: &prompt,
-            interactive: true,
-        };
-        match host.ask(&ask) {
+            "No one can answer questions in this session.",
+        )? {
             Reply::Allow {
                 input: answered, ..
             } => {
@@ -234,16 +223,17 @@ fn has_duplicates(questions: &[Value]) -> bool {
             .enumerate()
             .any(|(i, a)| items[..i].contains(a))
     };
-    repeated(&texts)
-        || questions.iter().any(|q| {
-            let labels: Vec<&str> = q["options"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|o| o["label"].as_str())
-                .collect();
-            repeated(&labels)
-        })
+    repeated(&texts) || questions.iter().any(|q| repeated(&labels(q)))
+}
+
+/// A question's option labels, in order.
+fn labels(question: &Value) -> Vec<&str> {
+    question["options"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|o| o["label"].as_str())
+        .collect()
 }
 
 /// The result of answered questions, in 2.1.235's three forms: every answer one of the options,
@@ -263,12 +253,7 @@ fn answered_output(asked: &Value, answered: &Value) -> ToolOutput {
                 .join(","),
             _ => continue,
         };
-        let labels: Vec<&str> = q["options"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|o| o["label"].as_str())
-            .collect();
+        let labels = labels(q);
         let multi = q["multiSelect"] == true;
         let is_label = |a: &str| labels.contains(&a);
         let fits = match &answers[text] {

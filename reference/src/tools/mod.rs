@@ -79,6 +79,29 @@ impl ToolContext {
         self.mode_changed = Some(mode);
     }
 
+    /// Puts a question only a person can answer to the host (AskUserQuestion, ExitPlanMode);
+    /// `no_one` is the error when nobody can answer in this session.
+    pub fn ask_user(
+        &self,
+        tool: &str,
+        input: &Value,
+        no_one: &str,
+    ) -> Result<crate::host::Reply, ToolError> {
+        let host = self
+            .host
+            .clone()
+            .ok_or_else(|| ToolError::wrapped(no_one))?;
+        let prompt = crate::permissions::Prompt::default();
+        Ok(host.ask(&crate::host::Ask {
+            tool,
+            input,
+            tool_use_id: &self.tool_use_id,
+            description: None,
+            prompt: &prompt,
+            interactive: true,
+        }))
+    }
+
     /// `path` made absolute against the session cwd.
     pub fn resolve(&self, path: &str) -> PathBuf {
         let p = Path::new(path);

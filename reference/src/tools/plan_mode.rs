@@ -6,8 +6,8 @@
 use serde_json::{json, Value};
 
 use super::{Access, Tool, ToolContext, ToolError, ToolOutput};
-use crate::host::{Ask, Reply};
-use crate::permissions::{Mode, Prompt};
+use crate::host::Reply;
+use crate::permissions::Mode;
 
 pub struct EnterPlanMode;
 pub struct ExitPlanMode;
@@ -102,21 +102,11 @@ impl Tool for ExitPlanMode {
         if ctx.permissions.mode != Mode::Plan {
             return Err(ToolError::wrapped(NOT_IN_PLAN_MODE));
         }
-        let Some(host) = ctx.host.clone() else {
-            return Err(ToolError::wrapped(
-                "No one can approve a plan in this session.",
-            ));
-        };
-        let prompt = Prompt::default();
-        let ask = Ask {
-            tool: self.name(),
+        match ctx.ask_user(
+            self.name(),
             input,
-            tool_use_id: &ctx.tool_use_id,
-            description: None,
-            prompt: &prompt,
-            interactive: true,
-        };
-        match host.ask(&ask) {
+            "No one can approve a plan in this session.",
+        )? {
             Reply::Allow { .. } => {
                 let back = ctx.permissions.before_plan.take().unwrap_or(Mode::Default);
                 ctx.set_mode(back);
