@@ -352,10 +352,9 @@ impl CheckSpec {
 
     fn difference_for(&self, target: &str) -> Option<&CheckSpec> {
         let differs = self.differs.as_ref()?;
-        differs.get(target).or_else(|| {
-            let family = target.split(['@', ':']).next()?;
-            differs.get(family)
-        })
+        differs
+            .get(target)
+            .or_else(|| differs.get(crate::target::Target::family(target)))
     }
 
     pub fn describe(&self) -> String {

@@ -136,11 +136,12 @@ pub async fn run_scenario(
     )
     .await?;
 
+    let prompt = places.expand(&scenario.prompt);
     let mut args = match (&scenario.argv, channel) {
         (Some(argv), _) => argv.iter().map(|a| places.expand(a)).collect(),
         (None, Channel::Print) => vec![
             "-p".into(),
-            places.expand(&scenario.prompt),
+            prompt.clone(),
             "--output-format".into(),
             "stream-json".into(),
             "--verbose".into(),
@@ -228,12 +229,10 @@ pub async fn run_scenario(
     let driven = match channel {
         Channel::Print => drive_print(command, scenario.timeout(), &mcp).await,
         Channel::Control => {
-            let prompt = places.expand(&scenario.prompt);
             crate::host::control::drive(command, &prompt, &mut decisions, scenario.timeout(), &mcp)
                 .await
         }
         Channel::Pty => {
-            let prompt = places.expand(&scenario.prompt);
             crate::host::terminal::drive(
                 command,
                 &prompt,

@@ -151,7 +151,15 @@ impl Decision {
     pub fn applies_to(&self, target: &str) -> bool {
         self.only
             .as_deref()
-            .is_none_or(|only| only == target || target.split(['@', ':']).next() == Some(only))
+            .is_none_or(|only| crate::target::Target::keyed(only, target))
+    }
+
+    /// ` asking "…"` when the decision names what is asked.
+    fn asking(&self) -> String {
+        self.asks
+            .as_deref()
+            .map(|a| format!(" asking {a:?}"))
+            .unwrap_or_default()
     }
 
     fn matches(&self, tool: &str, text: &str) -> bool {
@@ -214,10 +222,7 @@ impl Decisions {
                 "unexpected: decision {} expects tool `{}`{}",
                 self.next + 1,
                 d.tool,
-                d.asks
-                    .as_deref()
-                    .map(|a| format!(" asking {a:?}"))
-                    .unwrap_or_default()
+                d.asking()
             ),
             (None, None) => "unexpected: no decision is left".into(),
         };
@@ -251,10 +256,7 @@ impl Decisions {
                 "decision {} (tool `{}`{}) was never asked; {} of {} decisions used",
                 self.next + 1,
                 left.tool,
-                left.asks
-                    .as_deref()
-                    .map(|a| format!(", asking {a:?}"))
-                    .unwrap_or_default(),
+                left.asking(),
                 self.next,
                 self.list.len()
             ));

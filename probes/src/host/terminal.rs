@@ -14,7 +14,7 @@ use stubs::messages::MessagesStub;
 use super::screen::{self, Card};
 use super::{Answer, Decision, Decisions};
 use crate::mcp::McpSetup;
-use crate::process::{kill_group, wait_or_kill};
+use crate::process::{kill_group, signal_group, wait_or_kill};
 use crate::run::{wind_down, Driven};
 
 const ROWS: u16 = 40;
@@ -46,11 +46,7 @@ pub fn prepare_home(home: &Path, cwd: &Path, api_key: Option<&String>) -> Result
         // The CLI remembers an approved key by its last 20 characters.
         let tail: String = key
             .chars()
-            .rev()
-            .take(20)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
+            .skip(key.chars().count().saturating_sub(20))
             .collect();
         state["customApiKeyResponses"] = json!({"approved": [tail], "rejected": []});
     }
@@ -112,10 +108,7 @@ pub(crate) async fn drive(
         if let Some(at) = user.hang_up_at {
             if Instant::now() >= at {
                 // The user walked away: the terminal hangs up.
-                // SAFETY: signals the target's own process group.
-                unsafe {
-                    libc::kill(-pid, libc::SIGHUP);
-                }
+                signal_group(Some(pid), libc::SIGHUP);
                 user.hang_up_at = None;
             }
         } else if term.settled() {

@@ -117,11 +117,9 @@ impl Output {
     /// Context the client adds to the conversation itself (a launched skill's body, the Brief
     /// turn-end reminder).
     pub fn synthetic_user(&self, text: &str) -> Value {
-        json!({
-            "type": "user", "message": {"role": "user", "content": [{"type": "text", "text": text}]},
-            "parent_tool_use_id": null, "session_id": self.session_id, "uuid": uuid(), "timestamp": timestamp(),
-            "isSynthetic": true,
-        })
+        let mut event = self.synthetic_text(text);
+        event["isSynthetic"] = json!(true);
+        event
     }
 
     /// A user message the client adds itself (the note after a turn the user stopped).

@@ -137,11 +137,12 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
         (Some((control, inputs)), _) => {
             // Prompts arrive until the host closes stdin; the last result decides the status.
             let mut code = crate::exit::SUCCESS;
+            session.interrupt_probe = Some(control.clone());
             while let Ok(input) = tokio::task::block_in_place(|| inputs.recv()) {
                 match input {
                     Input::User(content) => {
+                        // An interrupt between prompts has nothing left to stop.
                         control.take_interrupt();
-                        session.interrupt_probe = Some(control.clone());
                         code = session.prompt(blocks_of(content)).await;
                     }
                     Input::SetMode(mode) => session.set_mode(mode),
@@ -222,10 +223,6 @@ impl<'a> Session<'a> {
         for w in warnings {
             eprintln!("{w}");
         }
-        let offer = tools::Offer {
-            user: host.is_some(),
-            ..config.offer
-        };
         let ctx = ToolContext {
             cwd: config.cwd.clone(),
             home: config.home.clone(),
@@ -242,7 +239,7 @@ impl<'a> Session<'a> {
             tool_use_id: String::new(),
             mode_changed: None,
         };
-        let catalog = tools::builtin(offer);
+        let catalog = tools::builtin(offer(config, &ctx, false));
         let enforce_brief = brief::enforcement_on(
             config.brief,
             &catalog.iter().map(|t| t.name()).collect::<Vec<_>>(),
@@ -333,12 +330,17 @@ impl<'a> Session<'a> {
 
     /// The tools offered in the next request.
     pub fn offer(&self, lsp: bool) -> tools::Offer {
-        tools::Offer {
-            user: self.ctx.host.is_some(),
-            plan_mode: self.ctx.permissions.mode == Mode::Plan,
-            lsp,
-            ..self.config.offer
-        }
+        offer(self.config, &self.ctx, lsp)
+    }
+}
+
+/// The optional tools on offer now: who can answer for the user and the mode decide some of them.
+fn offer(config: &Config, ctx: &ToolContext, lsp: bool) -> tools::Offer {
+    tools::Offer {
+        user: ctx.host.is_some(),
+        plan_mode: ctx.permissions.mode == Mode::Plan,
+        lsp,
+        ..config.offer
     }
 }
 

@@ -147,9 +147,12 @@ impl Permissions {
                 kind: RefusalKind::ToolError,
             }),
             Access::WriteFile { path, .. } => self.by_rules(tool, None).unwrap_or_else(|| self.write(tool, path)),
-            Access::Execute(command) => self
-                .by_rules(tool, Some(command))
-                .unwrap_or_else(|| self.execute(command)),
+            Access::Execute(command) => {
+                // Parsed once: the rules and the mode judge the same segments.
+                let segments = bash::segments(command);
+                self.by_rules(tool, Some((command, &segments)))
+                    .unwrap_or_else(|| self.execute(command, &segments))
+            }
             Access::Mcp(name) => self.by_rules(tool, None).unwrap_or_else(|| match self.mode {
                 Mode::BypassPermissions => Decision::Allow,
                 Mode::DontAsk => refuse(dont_ask(tool), "mode"),
@@ -164,15 +167,13 @@ impl Permissions {
     /// A deny rule refuses, an ask rule asks, an allow rule allows; `None` when no rule speaks.
     /// A command is judged whole and by its segments: a rule on any segment denies or asks, and
     /// a line is allowed when each of its segments is (by a rule, or because it only reads).
-    fn by_rules(&self, tool: &str, command: Option<&str>) -> Option<Decision> {
-        let segments: Vec<String> = command
-            .map(|c| bash::segments(c).iter().map(bash::Segment::text).collect())
-            .unwrap_or_default();
+    fn by_rules(&self, tool: &str, command: Option<(&str, &[bash::Segment])>) -> Option<Decision> {
+        let segments: &[bash::Segment] = command.map_or(&[], |(_, s)| s);
+        let texts: Vec<String> = segments.iter().map(bash::Segment::text).collect();
+        let command = command.map(|(c, _)| c);
         let hits = |rule: &Rule| -> bool {
             match command {
-                Some(c) => {
-                    rule.matches_command(c) || segments.iter().any(|s| rule.matches_command(s))
-                }
+                Some(c) => rule.matches_command(c) || texts.iter().any(|s| rule.matches_command(s)),
                 None => rule.tool == tool && rule.content.is_none(),
             }
         };
@@ -196,13 +197,9 @@ impl Permissions {
             Some(c) => {
                 self.rules.allow.iter().any(|r| r.matches_command(c))
                     || (!segments.is_empty()
-                        && bash::segments(c).iter().all(|s| {
+                        && segments.iter().zip(&texts).all(|(s, text)| {
                             s.read_only()
-                                || self
-                                    .rules
-                                    .allow
-                                    .iter()
-                                    .any(|r| r.matches_command(&s.text()))
+                                || self.rules.allow.iter().any(|r| r.matches_command(text))
                         }))
                         && self.rules.allow.iter().any(|r| r.tool == tool)
             }
@@ -245,8 +242,7 @@ impl Permissions {
         }
     }
 
-    fn execute(&self, command: &str) -> Decision {
-        let segments = bash::segments(command);
+    fn execute(&self, command: &str, segments: &[bash::Segment]) -> Decision {
         let read_only = !segments.is_empty() && segments.iter().all(bash::Segment::read_only);
         match self.mode {
             Mode::BypassPermissions | Mode::AcceptEdits => Decision::Allow,
