@@ -74,6 +74,15 @@ pub enum CheckKind {
     /// What a terminal showed (`pty` runs only): the screens the harness answered, joined, against
     /// `equals`/`contains`/`not_contains`.
     Screen,
+    /// The mock claude.ai's Design endpoints (MCP, consent, grants), in arrival order: `equals`
+    /// (how many requests), `matches` (a JSON subset of the whole ordered list), `path` (only one
+    /// endpoint: `mcp`, `consent`, `grants`), `method` (only the requests whose JSON-RPC method, or
+    /// HTTP method on consent/grants, is this).
+    Design,
+    /// The mock claude.ai's OAuth token endpoint: `equals` (how many token requests), `matches`
+    /// (a JSON subset of the ordered list: grant type, scopes asked for, whether the refresh token
+    /// was the account's, status).
+    Oauth,
 }
 
 /// One `[[check]]` table. Which fields apply depends on `kind`; `validate` says which are missing.
@@ -152,7 +161,7 @@ impl CheckSpec {
     /// Names the first missing or misplaced field, for the scenario loader's error.
     pub fn validate(&self) -> Result<(), (&'static str, String)> {
         let Some(kind) = self.kind else {
-            return Err(("kind", "missing: one of exit, result, requests, tools, tool_result, pairing, file, events, stderr, stdout, mcp, tool_def, system, user_context, process, tool_use_result, uploads, view, screen".into()));
+            return Err(("kind", "missing: one of exit, result, requests, tools, tool_result, pairing, file, events, stderr, stdout, mcp, tool_def, system, user_context, process, tool_use_result, uploads, view, screen, design, oauth".into()));
         };
         let need = |ok: bool, field: &'static str, what: &str| {
             if ok {
@@ -245,6 +254,11 @@ impl CheckSpec {
                 "`brief` or `transcript`",
             )?,
             CheckKind::Uploads => need(
+                self.matches.is_some() || self.equals.as_ref().is_some_and(Value::is_u64),
+                "equals",
+                "a count (`equals`) or `matches`",
+            )?,
+            CheckKind::Design | CheckKind::Oauth => need(
                 self.matches.is_some() || self.equals.as_ref().is_some_and(Value::is_u64),
                 "equals",
                 "a count (`equals`) or `matches`",
@@ -406,6 +420,8 @@ fn kind_name(kind: CheckKind) -> &'static str {
         CheckKind::Uploads => "uploads",
         CheckKind::View => "view",
         CheckKind::Screen => "screen",
+        CheckKind::Design => "design",
+        CheckKind::Oauth => "oauth",
     }
 }
 
@@ -596,6 +612,8 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
         CheckKind::Mcp => crate::mcp::check(spec, run),
         CheckKind::ToolUseResult => crate::check_json::tool_use_result(spec, run),
         CheckKind::Uploads => crate::check_json::uploads(spec, run),
+        CheckKind::Design => crate::check_json::design(spec, run),
+        CheckKind::Oauth => crate::check_json::oauth(spec, run),
         CheckKind::View => {
             let text = match spec.view.as_deref() {
                 Some("brief") => crate::render::brief_view(&run.stdout),

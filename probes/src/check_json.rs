@@ -1,5 +1,5 @@
 //! Checks that compare structured values by a JSON subset (`matches`): the stream-json
-//! `tool_use_result` of a tool call, and the uploads the mock claude.ai received.
+//! `tool_use_result` of a tool call, and what the mock claude.ai received (uploads, Design).
 //!
 //! In `matches`, an object names only the keys it cares about, an array must have the same length
 //! and match element by element, other values must be equal (the run's paths redacted to `{cwd}`
@@ -74,6 +74,58 @@ pub fn uploads(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
     Ok(())
 }
 
+/// `design`: what the Design endpoints received, in order (optionally one endpoint, `path` = `mcp`,
+/// `consent` or `grants`, and one `method` only): how many (`equals`) and what (`matches`, the
+/// whole ordered list).
+pub fn design(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
+    let seen: Vec<Value> = run
+        .design
+        .iter()
+        .map(|r| serde_json::to_value(r).unwrap_or_default())
+        .filter(|r| spec.path.as_deref().is_none_or(|e| r["endpoint"] == e))
+        .filter(|r| match spec.method.as_deref() {
+            None => true,
+            Some(m) => r["rpc"] == m || (r["rpc"].is_null() && r["http_method"] == m),
+        })
+        .collect();
+    ordered(spec, run, &seen, "Design requests")
+}
+
+/// `oauth`: the token endpoint's requests, in order.
+pub fn oauth(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
+    let seen: Vec<Value> = run
+        .token_requests
+        .iter()
+        .map(|r| serde_json::to_value(r).unwrap_or_default())
+        .collect();
+    ordered(spec, run, &seen, "token requests")
+}
+
+/// A recorded list against `equals` (its length) and `matches` (the whole list, in order).
+fn ordered(spec: &CheckSpec, run: &RunOutcome, seen: &[Value], what: &str) -> Result<(), String> {
+    let seen: Vec<Value> = seen.iter().map(|v| redacted(run, v)).collect();
+    let listing = || {
+        seen.iter()
+            .map(|u| format!("  {u}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    if let Some(want) = spec.equals.as_ref().and_then(Value::as_u64) {
+        if seen.len() as u64 != want {
+            return Err(format!(
+                "{} {what}\n{}",
+                expected_seen(want, seen.len()),
+                listing()
+            ));
+        }
+    }
+    if let Some(want) = &spec.matches {
+        subset(want, &Value::Array(seen.clone()), what)
+            .map_err(|e| format!("{e}\n  {what} seen:\n{}", listing()))?;
+    }
+    Ok(())
+}
+
 fn as_list(v: &Value) -> Vec<&Value> {
     match v {
         Value::Array(items) => items.iter().collect(),
@@ -82,7 +134,8 @@ fn as_list(v: &Value) -> Vec<&Value> {
 }
 
 fn redacted(run: &RunOutcome, v: &Value) -> Value {
-    serde_json::from_str(&run.places.redact(&v.to_string())).unwrap_or_else(|_| v.clone())
+    let text = crate::account::redact(&run.places.redact(&v.to_string()));
+    serde_json::from_str(&text).unwrap_or_else(|_| v.clone())
 }
 
 /// Whether `seen` has everything `want` states; the error names the first path that differs.

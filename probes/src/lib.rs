@@ -4,9 +4,11 @@
 //! Architecture invariant: a target is touched only through its process, its stdio, its files and
 //! the stubs' sockets. Nothing here links the reference agent.
 
+pub mod account;
 pub mod check;
 mod check_json;
 pub mod host;
+pub mod isolation;
 pub mod mcp;
 pub mod placeholders;
 pub mod probe;

@@ -30,6 +30,15 @@ pub async fn probe(scenario: &Scenario, target: &Target, records: Option<&Path>)
             trace: String::new(),
         };
     }
+    if scenario.network == crate::scenario::Network::Isolated {
+        // Skipped, never passed: the behaviour was not observed.
+        if let Some(why) = crate::isolation::unavailable() {
+            return Probe {
+                report: Report::skipped(&scenario.id, &target.name, why),
+                trace: String::new(),
+            };
+        }
+    }
     let channels = scenario.channels();
     let many = channels.len() > 1;
     let mut checks = Vec::new();

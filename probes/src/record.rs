@@ -36,6 +36,10 @@ pub struct ProbeRecord<'a> {
     pub mcp_survivors: &'a [(String, u32)],
     /// Uploads the mock claude.ai received (file bytes as size and SHA-256).
     pub uploads: &'a [stubs::claude_ai::RecordedUpload],
+    /// Requests the mock claude.ai's Design endpoints received.
+    pub design: &'a [stubs::claude_ai::DesignRequest],
+    /// Requests the mock's OAuth token endpoint received.
+    pub token_requests: &'a [stubs::claude_ai::RecordedTokenRequest],
     pub checks: &'a [CheckOutcome],
 }
 
@@ -67,12 +71,16 @@ pub fn write(
         mcp: &run.mcp,
         mcp_survivors: &run.mcp_survivors,
         uploads: &run.uploads,
+        design: &run.design,
+        token_requests: &run.token_requests,
         checks,
     };
     let path = dir
         .join(run.target.replace(['/', ':'], "_"))
         .join(format!("{}.json", id.replace('/', "__")));
     std::fs::create_dir_all(path.parent().expect("has a parent"))?;
-    std::fs::write(&path, serde_json::to_vec_pretty(&record)?)?;
+    // The planted login's tokens are fakes, but a record is no place for a token either way.
+    let text = crate::account::redact(&serde_json::to_string_pretty(&record)?);
+    std::fs::write(&path, text)?;
     Ok(path)
 }

@@ -8,15 +8,19 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use serde_json::Value;
-use stubs::claude_ai::{ClaudeAi, RecordedUpload};
+use stubs::claude_ai::{
+    ClaudeAi, DesignRequest, DesignScript, RecordedTokenRequest, RecordedUpload,
+};
 use stubs::messages::{Block, FileWrite, MessagesStub, RecordedRequest, Split, StubConfig, Turn};
 use tokio::io::AsyncReadExt;
 
+use crate::account::{Account, ACCESS_TOKEN};
 use crate::host::{Asked, Channel, Decisions};
+use crate::isolation::IsolatedNetwork;
 use crate::mcp::{McpSetup, ServerRecord};
 use crate::placeholders::Places;
 use crate::process::{collect, kill_group, wait_or_kill, Exited};
-use crate::scenario::{Fixture, Scenario};
+use crate::scenario::{Fixture, Network, Scenario};
 use crate::target::Target;
 
 /// The fake key every target gets; real keys are never passed through.
@@ -75,6 +79,12 @@ pub struct RunOutcome {
     pub mcp_survivors: Vec<(String, u32)>,
     /// What the mock claude.ai's upload endpoint received, in arrival order.
     pub uploads: Vec<RecordedUpload>,
+    /// What the mock claude.ai's Design endpoints received, in arrival order.
+    pub design: Vec<DesignRequest>,
+    /// Where the run's sockets were.
+    pub network: Network,
+    /// What the mock's OAuth token endpoint received (no token values).
+    pub token_requests: Vec<RecordedTokenRequest>,
     /// Keeps the run's directories alive until checks have read them.
     _root: tempfile::TempDir,
 }
@@ -125,16 +135,39 @@ pub async fn run_scenario(
         .iter()
         .map(|t| expand_turn(t, &places, &cwd))
         .collect();
-    let claude_ai = ClaudeAi::new(scenario.uploads.clone());
-    let stub = MessagesStub::start_with(
-        StubConfig {
-            main_model: scenario.model().to_owned(),
-            turns,
-            split,
-        },
-        claude_ai.router(),
-    )
-    .await?;
+    let mut claude_ai = ClaudeAi::with_oauth(
+        scenario.uploads.clone(),
+        scenario.account.as_ref().map(Account::oauth_script),
+    );
+    if let Some(design) = &scenario.design {
+        // `{repeat:N:s}` inside answers: large results stated in a line.
+        let expanded = expand_repeats(&places.expand_json(&serde_json::to_value(design)?));
+        let design: DesignScript = serde_json::from_value(expanded)?;
+        claude_ai = claude_ai.with_design(design.with_account_token(ACCESS_TOKEN));
+    }
+    let config = StubConfig {
+        main_model: scenario.model().to_owned(),
+        turns,
+        split,
+    };
+    // Isolated: the first-party hosts are the mock on TLS 443, the Messages stub listens inside
+    // the same namespace, and the target starts there.
+    let mut isolated = match scenario.network {
+        Network::Isolated => Some(
+            IsolatedNetwork::new(&base)
+                .with_context(|| format!("{}: isolated network", scenario.path.display()))?,
+        ),
+        Network::Loopback => None,
+    };
+    let stub = match &mut isolated {
+        Some(net) => {
+            let stub = MessagesStub::start_on(net.listener()?, config, claude_ai.router())?;
+            // A first-party session: the Messages API too is api.anthropic.com.
+            net.serve_first_party(first_party_routes(scenario, stub.app()))?;
+            stub
+        }
+        None => MessagesStub::start_with(config, claude_ai.router()).await?,
+    };
 
     let prompt = places.expand(&scenario.prompt);
     let mut args = match (&scenario.argv, channel) {
@@ -185,7 +218,9 @@ pub async fn run_scenario(
         }
         .into(),
     );
-    env.insert("ANTHROPIC_BASE_URL".into(), stub.base_url());
+    if isolated.is_none() {
+        env.insert("ANTHROPIC_BASE_URL".into(), stub.base_url());
+    }
     if scenario.oauth {
         // real-binary.md: with an API key set there is no OAuth token, and the nonessential
         // traffic switch also turns every claude.ai path off.
@@ -199,6 +234,15 @@ pub async fn run_scenario(
             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC".into(),
             "1".into(),
         );
+    }
+    if let Some(account) = &scenario.account {
+        for (k, v) in account.env() {
+            env.insert(k.into(), v.into());
+        }
+        env.remove("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC");
+    }
+    if let Some(net) = &isolated {
+        env.insert("NODE_EXTRA_CA_CERTS".into(), net.ca().display().to_string());
     }
     env.insert("DISABLE_AUTOUPDATER".into(), "1".into());
     // As root the real binary refuses the permission-bypass flags without it.
@@ -218,7 +262,16 @@ pub async fn run_scenario(
             .with_context(|| format!("{}: terminal user state", scenario.path.display()))?;
     }
 
+    if let Some(account) = &scenario.account {
+        account
+            .plant(&home)
+            .with_context(|| format!("{}: account", scenario.path.display()))?;
+    }
+
     let mut command = std::process::Command::new(&target.program);
+    if let Some(net) = &isolated {
+        net.enter(&mut command)?;
+    }
     if let Some(argv0) = &scenario.argv0 {
         // The same program under another name (`rg`: the embedded ripgrep).
         std::os::unix::process::CommandExt::arg0(&mut command, argv0);
@@ -292,8 +345,41 @@ pub async fn run_scenario(
         mcp: mcp.records(),
         mcp_survivors,
         uploads: claude_ai.uploads(),
+        design: claude_ai.design_requests(),
+        token_requests: claude_ai.token_requests(),
+        network: scenario.network,
         _root: root,
     })
+}
+
+fn expand_repeats(v: &Value) -> Value {
+    match v {
+        Value::String(s) => Value::String(stubs::mcp::expand(s)),
+        Value::Array(items) => Value::Array(items.iter().map(expand_repeats).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), expand_repeats(v)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// What the first-party hosts serve in an isolated run: the Messages stub with the mock claude.ai
+/// merged in, and the account's organization policy (fetched by 2.1.235 at start when the API is
+/// first-party).
+fn first_party_routes(scenario: &Scenario, messages: axum::Router) -> axum::Router {
+    let policy = scenario
+        .account
+        .as_ref()
+        .map(Account::policy_limits)
+        .unwrap_or_default();
+    axum::Router::new()
+        .route(
+            "/api/claude_code/policy_limits",
+            axum::routing::get(move || async move { axum::Json(policy) }),
+        )
+        .merge(messages)
 }
 
 /// What driving a target through one channel produced.
@@ -400,7 +486,7 @@ fn expand_turn(turn: &Turn, places: &Places, cwd: &Path) -> Turn {
                 Block::ToolUse { id, name, input } => Block::ToolUse {
                     id: id.clone(),
                     name: name.clone(),
-                    input: places.expand_json(input),
+                    input: expand_repeats(&places.expand_json(input)),
                 },
             })
             .collect(),

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
-use stubs::claude_ai::UploadAnswer;
+use stubs::claude_ai::{DesignScript, UploadAnswer};
 use stubs::mcp::McpScript;
 use stubs::messages::{Split, Turn};
 use toml::Spanned;
@@ -61,6 +61,16 @@ pub struct Scenario {
     /// nonessential traffic allowed (it carries uploads) but telemetry and error reports off.
     #[serde(default)]
     pub oauth: bool,
+    /// `isolated`: inside a private network where the first-party host names reach the mock
+    /// claude.ai over TLS (2.1.235's Design and Projects paths call only those hosts).
+    #[serde(default)]
+    pub network: Network,
+    /// A claude.ai login planted in HOME; requires `network = "isolated"`.
+    #[serde(default)]
+    pub account: Option<crate::account::Account>,
+    /// What the mock claude.ai's Design endpoints play (`/v1/design/…`).
+    #[serde(default)]
+    pub design: Option<DesignScript>,
     #[serde(default, rename = "turn")]
     pub turns: Vec<Turn>,
     /// How the host answers for the user, one run each (`print` when absent: `-p`, nobody asked).
@@ -78,6 +88,17 @@ pub struct Scenario {
     pub path: PathBuf,
     #[serde(skip)]
     pub source: String,
+}
+
+/// Where a run's sockets live.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Network {
+    /// The machine's loopback, stubs on ephemeral ports.
+    #[default]
+    Loopback,
+    /// A network namespace of the run's own (`probes::isolation`).
+    Isolated,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -186,6 +207,27 @@ impl Scenario {
                 )));
             }
             names.push(&server.name);
+        }
+        if scenario.network != Network::Isolated {
+            for (field, set) in [
+                ("account", scenario.account.is_some()),
+                ("design", scenario.design.is_some()),
+            ] {
+                if set {
+                    return Err(err(format!(
+                        "line {}: `[{field}]` needs `network = \"isolated\"`: only there do the first-party hosts reach the mock claude.ai",
+                        source
+                            .lines()
+                            .position(|l| l.trim_start().starts_with(&format!("[{field}")))
+                            .map_or(1, |i| i + 1),
+                    )));
+                }
+            }
+        } else if scenario.account.is_none() {
+            return Err(err(format!(
+                "line {}: `network = \"isolated\"` needs an `[account]`: the first-party paths sign in with claude.ai",
+                find_line(source, "network")
+            )));
         }
         if let Err(e) = scenario.splits() {
             return Err(err(format!(

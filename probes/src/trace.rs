@@ -30,7 +30,7 @@ static PLAN_FILE: LazyLock<Regex> =
 
 /// Replaces run paths, UUIDs, dates and temp paths with placeholders.
 pub fn redact(run: &RunOutcome, s: &str) -> String {
-    let s = run.places.redact(s);
+    let s = crate::account::redact(&run.places.redact(s));
     let s = UUID.replace_all(&s, "{uuid}");
     let s = DATE.replace_all(&s, "{date}");
     let s = PLAN_FILE.replace_all(&s, ".claude/plans/{slug}.md");
@@ -79,10 +79,31 @@ fn asked(run: &RunOutcome, out: &mut String) {
     writeln!(out, "asked:").unwrap();
     for ask in &run.asked {
         writeln!(out, "  {} → {}", ask.tool, ask.outcome).unwrap();
-        for line in redact(run, &ask.text).lines() {
+        for line in without_description(&redact(run, &ask.text)).lines() {
             writeln!(out, "    | {}", line.trim_end()).unwrap();
         }
     }
+}
+
+/// A generic tool card quotes the tool's own description (its prose, not a fact a check names):
+/// the quoted lines above `(ctrl+o to expand description)` are kept as one placeholder.
+fn without_description(card: &str) -> String {
+    let lines: Vec<&str> = card.lines().collect();
+    let Some(end) = lines
+        .iter()
+        .position(|l| l.trim() == "(ctrl+o to expand description)")
+    else {
+        return card.to_owned();
+    };
+    let start = (0..end)
+        .rev()
+        .take_while(|&i| lines[i].trim_start().starts_with('│'))
+        .last()
+        .unwrap_or(end);
+    let mut out: Vec<String> = lines[..start].iter().map(|l| l.to_string()).collect();
+    out.push("   │ {tool description}".into());
+    out.extend(lines[end..].iter().map(|l| l.to_string()));
+    out.join("\n")
 }
 
 /// The stream-json events: counts per kind and the key shapes each kind showed.
@@ -136,6 +157,11 @@ fn requests(run: &RunOutcome, prompt: &str, out: &mut String) {
         .collect();
     helpers.sort();
     helpers.dedup();
+    if run.network == crate::scenario::Network::Isolated {
+        // A first-party session's start-up calls and side requests run in the background; which
+        // of them arrive before the target exits is timing (they stay in the record).
+        helpers = vec!["not traced in an isolated run (see the record)".into()];
+    }
     writeln!(
         out,
         "other requests: {}",
@@ -149,6 +175,8 @@ fn requests(run: &RunOutcome, prompt: &str, out: &mut String) {
 
     mcp_servers(run, out);
     uploads(run, out);
+    design(run, out);
+    token_requests(run, out);
 
     let requests = run.main_requests();
     let mut previous: Option<(Vec<&str>, &[Value])> = None;
@@ -389,6 +417,83 @@ fn mcp_servers(run: &RunOutcome, out: &mut String) {
         let names: Vec<&str> = run.mcp_survivors.iter().map(|(n, _)| n.as_str()).collect();
         writeln!(out, "mcp processes left behind: {}", names.join(", ")).unwrap();
     }
+}
+
+/// The Design endpoints' requests in arrival order (the handshake's order is the behaviour), and
+/// each distinct set of request headers once.
+fn design(run: &RunOutcome, out: &mut String) {
+    let mut header_sets: Vec<String> = Vec::new();
+    // By endpoint, each in arrival order: the consent prefetch races the handshake.
+    let mut ordered: Vec<&stubs::claude_ai::DesignRequest> = run.design.iter().collect();
+    ordered.sort_by_key(|r| r.endpoint as u8);
+    for r in ordered {
+        let headers = format!(
+            "accept {}, content-type {}, x-anthropic-client {}, anthropic-version {}, client-platform {}",
+            r.accept.as_deref().unwrap_or("none"),
+            r.content_type.as_deref().unwrap_or("none"),
+            r.client.as_deref().unwrap_or("none"),
+            r.anthropic_version.as_deref().unwrap_or("none"),
+            if r.platform { "sent" } else { "none" },
+        );
+        if !header_sets.contains(&headers) {
+            writeln!(out, "design headers: {headers}").unwrap();
+            header_sets.push(headers);
+        }
+        let what = match (&r.rpc, &r.tool) {
+            (Some(rpc), Some(tool)) => format!("{rpc} {tool} {}", compact(&r.arguments)),
+            (Some(rpc), None) if rpc == "initialize" => format!("{rpc} {}", compact(&r.params)),
+            (Some(rpc), None) => rpc.clone(),
+            (None, _) => compact(&r.body),
+        };
+        writeln!(
+            out,
+            "design {:?} {} {} session={} bearer={:?} → {}",
+            r.endpoint,
+            r.http_method,
+            // Not `redact`: a protocol version is a date that must show.
+            crate::account::redact(&run.places.redact(&what)),
+            r.session.as_deref().unwrap_or("none"),
+            r.bearer,
+            r.status
+        )
+        .unwrap();
+    }
+}
+
+/// The token endpoint's requests, in order (their shape; token values are never recorded).
+fn token_requests(run: &RunOutcome, out: &mut String) {
+    for t in &run.token_requests {
+        writeln!(
+            out,
+            "oauth token: grant {} scopes [{}] refresh token {} → {}",
+            t.grant_type.as_deref().unwrap_or("none"),
+            t.scopes.join(" "),
+            if t.refresh_token_matched {
+                "the account's"
+            } else {
+                "unknown"
+            },
+            t.status
+        )
+        .unwrap();
+    }
+}
+
+/// A JSON value on one line, long strings by their length.
+fn compact(v: &Option<Value>) -> String {
+    fn shorten(v: &Value) -> Value {
+        match v {
+            Value::String(s) if s.chars().count() > VERBATIM_MAX => {
+                Value::String(format!("({} chars)", s.chars().count()))
+            }
+            Value::Array(a) => Value::Array(a.iter().map(shorten).collect()),
+            Value::Object(o) => {
+                Value::Object(o.iter().map(|(k, v)| (k.clone(), shorten(v))).collect())
+            }
+            other => other.clone(),
+        }
+    }
+    v.as_ref().map_or(String::new(), |v| shorten(v).to_string())
 }
 
 /// The uploads the mock claude.ai received, sorted (parallel uploads arrive in any order), with

@@ -10,3 +10,4 @@ pub mod lsp;
 pub mod mcp;
 pub mod messages;
 pub mod redact;
+pub mod tls;

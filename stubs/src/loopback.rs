@@ -1,5 +1,5 @@
-//! The one way every stub serves HTTP: 127.0.0.1 on a port the system picks, until the handle is
-//! dropped.
+//! The one way every stub serves HTTP: 127.0.0.1 on a port the system picks (or a listener the
+//! harness bound inside an isolated network), until the handle is dropped.
 
 use std::net::SocketAddr;
 
@@ -18,6 +18,14 @@ impl Loopback {
         make: impl FnOnce(SocketAddr) -> anyhow::Result<Router>,
     ) -> anyhow::Result<Self> {
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
+        Self::serve_on(listener, make)
+    }
+
+    /// As [`serve`](Self::serve), on a listener bound elsewhere (inside an isolated network).
+    pub(crate) fn serve_on(
+        listener: tokio::net::TcpListener,
+        make: impl FnOnce(SocketAddr) -> anyhow::Result<Router>,
+    ) -> anyhow::Result<Self> {
         let addr = listener.local_addr()?;
         let app = make(addr)?;
         let (tx, rx) = oneshot::channel::<()>();

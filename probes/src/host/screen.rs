@@ -99,6 +99,20 @@ pub fn tool_of(card: &Card) -> String {
         "Edit file" => "Edit",
         "Exit plan mode?" | "Ready to code?" => "ExitPlanMode",
         t if t.contains('☐') || t.contains('☒') => "AskUserQuestion",
+        // A tool without a card of its own: its user-facing name is the card's next line.
+        "Tool use" => {
+            let shown = card
+                .text
+                .lines()
+                .skip(1)
+                .map(str::trim)
+                .find(|l| !l.is_empty());
+            return match shown {
+                Some(name) if name.starts_with("Claude Design") => "ClaudeDesign".into(),
+                Some(name) => name.to_owned(),
+                None => title.to_owned(),
+            };
+        }
         t => t,
     };
     tool.to_owned()
@@ -128,6 +142,33 @@ mod tests {
 
  Esc to cancel · Tab to amend · ctrl+e to explain
 ";
+
+    /// 2.1.235's consent card for ClaudeDesign (the description is the tool's own, cut here).
+    const DESIGN_CARD: &str = "\
+● Claude Design: List projects
+
+────────────────────────────────────────────────────────────────────────
+ Tool use
+
+   Claude Design: List projects
+   │ A tool description.…
+
+ │ design agent consent — approving records a server-side grant
+
+ Do you want to proceed?
+ ❯ 1. Yes
+   2. No
+
+ Esc to cancel · Tab to amend
+";
+
+    #[test]
+    fn a_tool_use_card_names_its_tool_by_the_line_under_the_title() {
+        let card = card(DESIGN_CARD).expect("a card");
+        assert_eq!(card.title, "Tool use");
+        assert_eq!(tool_of(&card), "ClaudeDesign");
+        assert_eq!(card.options.len(), 2);
+    }
 
     #[test]
     fn the_bash_card_is_read_with_its_options() {

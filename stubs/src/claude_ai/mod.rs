@@ -4,12 +4,24 @@
 //! upload recorded as name, size and SHA-256, the answer scripted per file name. [`ClaudeAi`] is
 //! the state and routes: the harness mounts them on the Messages stub's port, because a target
 //! sends uploads to its `ANTHROPIC_BASE_URL`. The OAuth token endpoint (refresh grant) is scripted
-//! too; Design MCP, consent, grants and Projects join as routes.
+//! too. ClaudeDesign is scripted by [`DesignScript`]: the MCP endpoint (`POST /v1/design/mcp`:
+//! initialize with an `Mcp-Session-Id` the server can forget, tools/list, tools/call), consent
+//! (`GET/POST/DELETE /v1/design/consent`) and durable grants (`GET/POST /v1/design/grants`), each
+//! request recorded as a [`DesignRequest`] with its bearer classified, never kept. Served alone,
+//! any other path is answered 404 and recorded as an [`OtherRequest`]. Projects joins as routes.
 
+mod design;
+mod design_routes;
+#[cfg(test)]
+mod design_tests;
 mod multipart;
 mod oauth;
 mod server;
 
+pub use design::{
+    Bearer, DesignAnswer, DesignEndpoint, DesignMethod, DesignRequest, DesignScript, DesignTool,
+    OtherRequest,
+};
 pub use multipart::{parse_single_file, FilePart, MultipartError};
 pub use oauth::{OAuthScript, RecordedTokenRequest};
 pub use server::{ClaudeAi, ClaudeAiMock, RecordedUpload, UploadAnswer};

@@ -1,18 +1,21 @@
 //! The routes behind the mock claude.ai, mountable on any axum server (the Messages stub's port,
-//! where a target's `ANTHROPIC_BASE_URL` sends uploads) or served alone.
+//! where a target's `ANTHROPIC_BASE_URL` sends uploads) or served alone, where a fallback records
+//! what else reaches the host.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
-use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::extract::{FromRef, State};
+use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::Router;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use super::design::{DesignRequest, DesignScript, OtherRequest};
+use super::design_routes::{self, DesignState};
 use super::multipart::parse_single_file;
 use super::oauth::{OAuthScript, RecordedTokenRequest};
 use crate::loopback::Loopback;
@@ -81,6 +84,14 @@ struct Shared {
     issued: Mutex<u64>,
     oauth: Option<OAuthScript>,
     token_requests: Mutex<Vec<RecordedTokenRequest>>,
+    design: DesignState,
+    other_requests: Mutex<Vec<OtherRequest>>,
+}
+
+impl FromRef<Arc<Shared>> for DesignState {
+    fn from_ref(shared: &Arc<Shared>) -> Self {
+        shared.design.clone()
+    }
 }
 
 /// The mock's state and routes; clones share both.
@@ -103,18 +114,56 @@ impl ClaudeAi {
                 issued: Mutex::new(0),
                 oauth,
                 token_requests: Mutex::new(Vec::new()),
+                design: DesignState::new(DesignScript::default()),
+                other_requests: Mutex::new(Vec::new()),
             }),
         }
     }
 
-    /// The claude.ai routes, to merge into a server.
+    /// Plays `script` on the Design routes (an empty script until then), starting afresh: no
+    /// session, no requests, consent and grants as scripted. Clones share the change.
+    pub fn with_design(self, script: DesignScript) -> Self {
+        self.shared.design.replace(script);
+        self
+    }
+
+    /// The claude.ai routes, to merge into a server. Without a fallback: axum refuses to merge
+    /// two routers that both have one, and the Messages stub has its own.
     pub fn router(&self) -> Router {
+        self.finish(self.routes())
+    }
+
+    /// The routes for serving the mock alone: any other path is answered 404 and recorded (see
+    /// [`other_requests`](Self::other_requests)).
+    pub fn router_alone(&self) -> Router {
+        self.finish(self.routes().fallback(other))
+    }
+
+    fn routes(&self) -> Router<Arc<Shared>> {
         Router::new()
             .route("/api/oauth/file_upload", post(upload))
             .route("/v1/oauth/token", post(token))
+            .merge(design_routes::routes())
+    }
+
+    fn finish(&self, routes: Router<Arc<Shared>>) -> Router {
+        routes
             // Over the 30 MiB cap, so a client that skips its own check is seen doing so.
             .layer(axum::extract::DefaultBodyLimit::max(64 << 20))
             .with_state(self.shared.clone())
+    }
+
+    pub fn design_requests(&self) -> Vec<DesignRequest> {
+        self.shared.design.requests()
+    }
+
+    /// Requests to paths no route serves, when served by [`router_alone`](Self::router_alone).
+    pub fn other_requests(&self) -> Vec<OtherRequest> {
+        self.shared
+            .other_requests
+            .lock()
+            .expect("not poisoned")
+            .clone()
     }
 
     pub fn uploads(&self) -> Vec<RecordedUpload> {
@@ -141,9 +190,9 @@ impl ClaudeAiMock {
         Self::serve(ClaudeAi::new(answers)).await
     }
 
-    /// Serves `claude_ai`'s routes on 127.0.0.1, port chosen by the system.
+    /// Serves `claude_ai`'s routes on 127.0.0.1, port chosen by the system, with the fallback.
     pub async fn serve(claude_ai: ClaudeAi) -> anyhow::Result<Self> {
-        let server = Loopback::serve(|_| Ok(claude_ai.router())).await?;
+        let server = Loopback::serve(|_| Ok(claude_ai.router_alone())).await?;
         Ok(ClaudeAiMock { server, claude_ai })
     }
 
@@ -158,6 +207,43 @@ impl ClaudeAiMock {
     pub fn token_requests(&self) -> Vec<RecordedTokenRequest> {
         self.claude_ai.token_requests()
     }
+
+    pub fn design_requests(&self) -> Vec<DesignRequest> {
+        self.claude_ai.design_requests()
+    }
+
+    pub fn other_requests(&self) -> Vec<OtherRequest> {
+        self.claude_ai.other_requests()
+    }
+}
+
+/// Any path no route serves: recorded without headers or body, then 404.
+async fn other(
+    State(shared): State<Arc<Shared>>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
+    // HTTP/2 carries the host as the URI's authority, not a header.
+    let host = headers
+        .get("host")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+        .or_else(|| uri.authority().map(|a| a.to_string()));
+    shared
+        .other_requests
+        .lock()
+        .expect("not poisoned")
+        .push(OtherRequest {
+            method: method.to_string(),
+            host,
+            path: uri.path().to_owned(),
+        });
+    (
+        StatusCode::NOT_FOUND,
+        axum::Json(serde_json::json!({"error": "not found"})),
+    )
+        .into_response()
 }
 
 /// `POST /v1/oauth/token`: JSON or form-encoded, as OAuth clients send either.

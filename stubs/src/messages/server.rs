@@ -30,6 +30,7 @@ pub struct StubConfig {
 pub struct MessagesStub {
     server: Loopback,
     shared: Arc<Shared>,
+    app: Router,
 }
 
 struct Shared {
@@ -55,6 +56,16 @@ impl MessagesStub {
     /// As [`start`](Self::start), with `routes` (the mock claude.ai's) served on the same port
     /// ahead of the Messages API: a target sends uploads to its `ANTHROPIC_BASE_URL`.
     pub async fn start_with(config: StubConfig, routes: Router) -> anyhow::Result<Self> {
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
+        Self::start_on(listener, config, routes)
+    }
+
+    /// As [`start_with`](Self::start_with), on a listener bound inside an isolated network.
+    pub fn start_on(
+        listener: tokio::net::TcpListener,
+        config: StubConfig,
+        routes: Router,
+    ) -> anyhow::Result<Self> {
         let state = StubState {
             turns: config.turns.iter().cloned().collect(),
             ..Default::default()
@@ -71,8 +82,18 @@ impl MessagesStub {
                 .layer(DefaultBodyLimit::disable())
                 .with_state(shared.clone()),
         );
-        let server = Loopback::serve(|_| Ok(app)).await?;
-        Ok(Self { server, shared })
+        let server = Loopback::serve_on(listener, |_| Ok(app.clone()))?;
+        Ok(Self {
+            server,
+            shared,
+            app,
+        })
+    }
+
+    /// The stub's routes (Messages and whatever was merged), to serve on a second listener too:
+    /// an isolated run's `api.anthropic.com`. Both share one state.
+    pub fn app(&self) -> Router {
+        self.app.clone()
     }
 
     pub fn base_url(&self) -> String {
