@@ -77,6 +77,13 @@ fn real_main() -> i32 {
         .map(PathBuf::from)
         .unwrap_or_else(std::env::temp_dir);
     let brief = claude_reference::brief::state(args.brief, &home, &cwd);
+    // 2.1.235 reads its OAuth endpoints at start; an unapproved custom one is an error there.
+    if let Some(refusal) = claude_reference::design::custom_oauth_url_error() {
+        eprintln!("{refusal}");
+        return exit::FAILURE;
+    }
+    claude_reference::policy::refresh(&home);
+    let design = claude_reference::design::enabled(&home);
     let api_key = std::env::var("ANTHROPIC_API_KEY")
         .ok()
         .filter(|k| !k.is_empty());
@@ -93,7 +100,9 @@ fn real_main() -> i32 {
         base_url: std::env::var("ANTHROPIC_BASE_URL")
             .unwrap_or_else(|_| "https://api.anthropic.com".into()),
         // With an API key there is no OAuth token, as in 2.1.235 (real-binary.md).
-        oauth_token: oauth_token().filter(|_| api_key.is_none()),
+        oauth_token: oauth_token()
+            .or_else(|| claude_reference::design::credentials::login(&home).map(|l| l.access_token))
+            .filter(|_| api_key.is_none()),
         api_key,
         cwd,
         home,
@@ -126,6 +135,7 @@ fn real_main() -> i32 {
             // Set by the session: who can answer, and whether plan mode withdraws tools.
             user: false,
             plan_mode: false,
+            design,
         },
         host,
         allowed_tools: args.allowed_tools.clone(),

@@ -26,6 +26,17 @@ fn run(path: &Path) -> datatest_stable::Result<()> {
         .enable_all()
         .build()?;
     let probe = runtime.block_on(probes::probe(&scenario, &target, None));
+    if probe.report.status == Status::Skip {
+        // Only an isolated run skips on an applicable target: reported, never a snapshot.
+        let why = probe
+            .report
+            .checks
+            .first()
+            .map(|c| c.detail.as_str())
+            .unwrap_or("");
+        eprintln!("{}: skipped: {why}", scenario.id);
+        return Ok(());
+    }
     if probe.report.status == Status::Fail {
         return Err(format!(
             "{} failed on reference:\n{}",

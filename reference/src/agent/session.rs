@@ -238,6 +238,8 @@ impl<'a> Session<'a> {
             host,
             tool_use_id: String::new(),
             mode_changed: None,
+            interactive: config.host == HostKind::Terminal,
+            design: config.offer.design,
         };
         let catalog = tools::builtin(offer(config, &ctx, false));
         let enforce_brief = brief::enforcement_on(

@@ -34,7 +34,7 @@ pub struct Delivery {
 }
 
 /// Providers other than Anthropic's own API, by the switch that selects each.
-const OTHER_PROVIDERS: &[&str] = &[
+pub(crate) const OTHER_PROVIDERS: &[&str] = &[
     "CLAUDE_CODE_USE_BEDROCK",
     "CLAUDE_CODE_USE_FOUNDRY",
     "CLAUDE_CODE_USE_ANTHROPIC_AWS",

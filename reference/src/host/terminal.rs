@@ -224,6 +224,13 @@ impl Terminal {
             ),
             "Write" => ("Create file", ask.description.clone().unwrap_or_default()),
             "Edit" | "NotebookEdit" => ("Edit file", ask.description.clone().unwrap_or_default()),
+            // No card of its own: the generic one, naming the operation.
+            "ClaudeDesign" => (
+                "Tool use",
+                crate::design::user_facing_name(
+                    ask.input["operation"].as_str().unwrap_or_default(),
+                ),
+            ),
             other => (other, ask.description.clone().unwrap_or_default()),
         };
         let mut lines = vec![format!(" {title}"), String::new(), format!("   {subject}")];
@@ -231,6 +238,14 @@ impl Terminal {
             if let Some(d) = ask.input["description"].as_str() {
                 lines.push(format!("   {d}"));
             }
+        }
+        // A tool's own question (ClaudeDesign's consent and grant cards) is shown whole, and a
+        // safety check's reason under it, as 2.1.235 shows it.
+        if let Some(message) = &ask.prompt.message {
+            lines.push(format!("   {message}"));
+        }
+        if let (Some("safetyCheck"), Some(reason)) = (ask.prompt.reason_type, &ask.prompt.reason) {
+            lines.extend([String::new(), format!(" │ {reason}")]);
         }
         lines.extend([String::new(), " Allow this call?".to_owned()]);
         let rules: Vec<Value> = ask

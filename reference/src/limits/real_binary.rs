@@ -89,7 +89,69 @@ pub const ALL_REAL_BINARY: &[&Limit] = &[
     &GLOB_RESULT_BUDGET,
     &TOOLS_ASK_USER_QUESTIONS_MIN,
     &TOOLS_ASK_USER_QUESTIONS_MAX,
+    &DESIGN_CATALOG_SUMMARY_MAX,
+    &DESIGN_VALIDATE_ECHO_MAX,
+    &DESIGN_GRANT_NAME_MAX,
+    &DESIGN_GRANT_URL_MAX,
+    &DESIGN_HTTP_DEFAULT_TIMEOUT,
+    &TOOL_RESULT_PERSIST_CEILING,
 ];
+
+pub const DESIGN_CATALOG_SUMMARY_MAX: Limit = Limit {
+    name: "design.catalog.summary_max",
+    value: 140,
+    unit: Unit::Utf16Units,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "bundle woS: a catalog_unchanged summary is the first sentence, cut to 140 with an ellipsis" },
+    what: "ClaudeDesign catalog_unchanged: each operation's summary (first sentence of its description) is at most this long, then `…`.",
+};
+
+pub const DESIGN_VALIDATE_ECHO_MAX: Limit = Limit {
+    name: "design.validate.echo_max",
+    value: 60,
+    unit: Unit::Utf16Units,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle M0f: an unrecognized argument or field name is echoed cut to 60 with `…`",
+    },
+    what:
+        "ClaudeDesign input validation: an unknown argument name is quoted back at most this long.",
+};
+
+pub const DESIGN_GRANT_NAME_MAX: Limit = Limit {
+    name: "design.grant.project_name_max",
+    value: 60,
+    unit: Unit::Utf16Units,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle moS/poS: the durable-grant card names the project cut to 60 with `…`",
+    },
+    what:
+        "ClaudeDesign durable-grant card: the project's verified name is shown at most this long.",
+};
+
+pub const DESIGN_GRANT_URL_MAX: Limit = Limit {
+    name: "design.grant.project_url_max",
+    value: 200,
+    unit: Unit::Utf16Units,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "bundle moS: a project URL longer than 200 fails identity verification" },
+    what: "ClaudeDesign durable-grant card: a longer project URL makes the identity unverifiable (no card, per-batch plans).",
+};
+
+pub const DESIGN_HTTP_DEFAULT_TIMEOUT: Limit = Limit {
+    name: "design.http.default_timeout",
+    value: 15_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "bundle TXt: first-party API requests without their own timeout (design consent and grants) use 15000 ms" },
+    what: "Timeout of the Design consent and grants requests (GET/POST/DELETE /v1/design/consent, /v1/design/grants).",
+};
 
 pub const TOOLS_ASK_USER_QUESTIONS_MIN: Limit = Limit {
     name: "tools.ask_user.questions_min",
@@ -237,4 +299,16 @@ pub const BASH_MAX_TIMEOUT: Limit = Limit {
         case: "not yet recorded; the CLI documentation's ten-minute maximum",
     },
     what: "Largest Bash timeout honoured.",
+};
+
+pub const TOOL_RESULT_PERSIST_CEILING: Limit = Limit {
+    name: "tool.result.persist_ceiling",
+    value: 50_000,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "design.result-caps: a 95,000-char ClaudeDesign result (tool cap 100,000) was persisted as `<persisted-output>` (93KB); 40,095 chars were not",
+    },
+    what: "The ceiling on a tool's declared result cap before its result is persisted and previewed (2.1.235 takes the smaller): ClaudeDesign's 100,000 becomes 50,000.",
 };

@@ -89,6 +89,17 @@ pub struct Prompt {
     pub blocked_path: Option<PathBuf>,
     pub reason: Option<String>,
     pub reason_type: Option<&'static str>,
+    /// What the tool's own check says on the card (a ClaudeDesign consent or grant text).
+    pub message: Option<String>,
+}
+
+/// A tool's own permission verdict (2.1.235's `checkPermissions`), taken after the deny and ask
+/// rules. Its asks are safety checks: no allow rule and no mode answers them for the user.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ToolCheck {
+    Allow,
+    Deny { message: String, reason: String },
+    Ask { message: String, reason: String },
 }
 
 /// The text 2.1.235 gives when the mode refuses without asking.
@@ -142,6 +153,7 @@ impl Permissions {
                 kind: RefusalKind::ToolError,
             }),
             Access::ReadFile(_) | Access::Session => Decision::Allow,
+            Access::Checked => self.rule_gate(tool).unwrap_or(Decision::Allow),
             Access::WriteFile { path, verb } if self.rules.read_denied(path) => Decision::Refuse(Refusal {
                 message: format!("File is covered by a Read deny rule in your permission settings and cannot be {verb}."),
                 kind: RefusalKind::ToolError,
@@ -160,6 +172,32 @@ impl Permissions {
                     unanswered: format!("Claude requested permissions to use {name}, but you haven't granted it yet."),
                     ..Prompt::default()
                 }),
+            }),
+        }
+    }
+
+    /// What a deny or an ask rule on the whole tool says before the tool's own check runs.
+    pub fn rule_gate(&self, tool: &str) -> Option<Decision> {
+        match self.by_rules(tool, None) {
+            Some(Decision::Allow) | None => None,
+            other => other,
+        }
+    }
+
+    /// A tool's own verdict as the decision: a denial is a safety check's, an ask goes to the
+    /// user whatever the mode (don't-ask mode refuses it).
+    pub fn from_check(&self, tool: &str, check: ToolCheck) -> Decision {
+        match check {
+            ToolCheck::Allow => Decision::Allow,
+            ToolCheck::Deny { message, .. } => refuse(message, "safetyCheck"),
+            ToolCheck::Ask { .. } if self.mode == Mode::DontAsk => refuse(dont_ask(tool), "mode"),
+            // Nobody to ask (-p): 2.1.235 refuses with the check's own message.
+            ToolCheck::Ask { message, reason } => Decision::Ask(Prompt {
+                unanswered: message.clone(),
+                reason: Some(reason),
+                reason_type: Some("safetyCheck"),
+                message: Some(message),
+                ..Prompt::default()
             }),
         }
     }
@@ -237,6 +275,7 @@ impl Permissions {
                     reason,
                     reason_type,
                     blocked_path: None,
+                    message: None,
                 })
             }
         }
@@ -279,6 +318,7 @@ impl Permissions {
                     blocked_path: written.map(|(_, p)| p),
                     reason: None,
                     reason_type: None,
+                    message: None,
                 })
             }
         }

@@ -2,6 +2,7 @@
 
 mod ask_user;
 mod bash;
+mod claude_design;
 mod edit;
 mod file_state;
 mod glob;
@@ -43,6 +44,8 @@ pub enum Access {
     Mcp(String),
     /// Only the session's own state (the todo list).
     Session,
+    /// The tool decides itself (`Tool::check_permissions`), after the deny and ask rules.
+    Checked,
 }
 
 /// State a tool may read or change, owned by the session.
@@ -70,6 +73,10 @@ pub struct ToolContext {
     pub tool_use_id: String,
     /// The mode a tool or an answer switched to, for the session to announce.
     pub mode_changed: Option<Mode>,
+    /// A person at a terminal answers (not `-p`, not an SDK host).
+    pub interactive: bool,
+    /// ClaudeDesign is offered (its gates passed at start).
+    pub design: bool,
 }
 
 impl ToolContext {
@@ -195,6 +202,19 @@ pub trait Tool: Sync {
         None
     }
     fn access(&self, input: &Value, ctx: &ToolContext) -> Access;
+    /// The tool's own input checks after the schema's (2.1.235's `validateInput`): the message is
+    /// shown as a tool error and nothing runs.
+    fn validate_input(&self, _input: &Value, _ctx: &ToolContext) -> Option<String> {
+        None
+    }
+    /// The tool's own permission verdict, asked only when `access` is `Access::Checked`.
+    fn check_permissions(
+        &self,
+        _input: &Value,
+        _ctx: &mut ToolContext,
+    ) -> crate::permissions::ToolCheck {
+        crate::permissions::ToolCheck::Allow
+    }
     fn call(&self, input: &Value, ctx: &mut ToolContext) -> Result<ToolOutput, ToolError>;
 }
 
@@ -218,6 +238,8 @@ pub struct Offer {
     pub user: bool,
     /// Plan mode: the file-changing tools are withdrawn (seed 004).
     pub plan_mode: bool,
+    /// ClaudeDesign: its four gates passed (seed 000).
+    pub design: bool,
 }
 
 /// The built-in tools in the order `tools[]` lists them (alphabetical, as the real binary does).
@@ -252,6 +274,9 @@ pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
             &plan_mode::EnterPlanMode,
             &plan_mode::ExitPlanMode,
         ]);
+    }
+    if offer.design {
+        tools.push(&claude_design::ClaudeDesign);
     }
     if offer.plan_mode {
         tools.retain(|t| !pipeline::PLAN_WITHDRAWN.contains(&t.name()));

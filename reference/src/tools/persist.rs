@@ -16,7 +16,6 @@ pub fn project_dir(home: &Path, cwd: &Path) -> PathBuf {
     home.join(".claude/projects").join(slug)
 }
 
-/// Saves `content` and returns what the model sees instead.
 /// Saves `content` under the session's tool-results and returns the preview the model sees.
 /// `name` names the file (2.1.235 uses the tool_use id for most tools, a random 9-char id for
 /// Bash's own output).
@@ -26,6 +25,29 @@ pub fn persist(
     session_id: &str,
     name: Option<&str>,
     content: &str,
+) -> std::io::Result<String> {
+    persist_as(home, cwd, session_id, name, content, "txt")
+}
+
+/// A result of content blocks, saved as their JSON (2.1.235 pretty-prints it to `<id>.json`).
+pub fn persist_blocks(
+    home: &Path,
+    cwd: &Path,
+    session_id: &str,
+    name: &str,
+    blocks: &serde_json::Value,
+) -> std::io::Result<String> {
+    let text = serde_json::to_string_pretty(blocks).unwrap_or_default();
+    persist_as(home, cwd, session_id, Some(name), &text, "json")
+}
+
+fn persist_as(
+    home: &Path,
+    cwd: &Path,
+    session_id: &str,
+    name: Option<&str>,
+    content: &str,
+    extension: &str,
 ) -> std::io::Result<String> {
     let dir = project_dir(home, cwd).join(session_id).join("tool-results");
     std::fs::create_dir_all(&dir)?;
@@ -38,7 +60,7 @@ pub fn persist(
             .take(9)
             .collect(),
     };
-    let path = dir.join(format!("{id}.txt"));
+    let path = dir.join(format!("{id}.{extension}"));
     std::fs::write(&path, content)?;
     // One decimal, without a trailing `.0` (JavaScript's number formatting: 39.1KB, 43KB).
     let kb = format!("{:.1}", content.len() as f64 / 1024.0);

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use super::{persist, schema, Failure, Tool, ToolContext, ToolError};
+use super::{persist, schema, Access, Failure, Tool, ToolContext, ToolError};
 use crate::host::{Ask, Reply};
 use crate::permissions::{Decision, Mode, Prompt, RefusalKind, PLAN_MODE_REFUSAL};
 
@@ -96,7 +96,8 @@ impl ToolResult {
                 json!({"type": "tool_result", "content": self.content, "is_error": true, "tool_use_id": self.tool_use_id})
             }
             Some(false) => {
-                json!({"tool_use_id": self.tool_use_id, "type": "tool_result", "content": self.content, "is_error": false})
+                let content = self.blocks.clone().unwrap_or_else(|| json!(self.content));
+                json!({"tool_use_id": self.tool_use_id, "type": "tool_result", "content": content, "is_error": false})
             }
             None => {
                 let content = self.blocks.clone().unwrap_or_else(|| json!(self.content));
@@ -166,7 +167,21 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
     // From here on the input is what the schema makes of it (key order, defaults), as the user
     // is shown it and the tool runs it.
     input = schema::normalize(&tool.input_schema(), &input);
-    match ctx.permissions.decide(name, &tool.access(&input, ctx)) {
+    if let Some(message) = tool.validate_input(&input, ctx) {
+        return ToolResult::error(id, message, true);
+    }
+    let decision = match tool.access(&input, ctx) {
+        Access::Checked => match ctx.permissions.rule_gate(name) {
+            Some(decision) => decision,
+            None => {
+                ctx.tool_use_id = id.to_owned();
+                let check = tool.check_permissions(&input, ctx);
+                ctx.permissions.from_check(name, check)
+            }
+        },
+        access => ctx.permissions.decide(name, &access),
+    };
+    match decision {
         Decision::Allow => {}
         Decision::Refuse(refusal) => {
             return match refusal.kind {
@@ -190,7 +205,27 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
         Err(error) => ToolResult::from_error(id, error),
         Ok(output) => {
             let mut content = output.content;
-            if let Some(budget) = tool.result_budget() {
+            let mut blocks = output.blocks;
+            if let (Some(budget), Some(list)) = (tool.result_budget(), &blocks) {
+                // Blocks are measured by their text; an image is bounded by its own cap.
+                let chars: usize = list
+                    .as_array()
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|b| b["text"].as_str())
+                            .map(|t| t.chars().count())
+                            .sum()
+                    })
+                    .unwrap_or(0);
+                if chars > budget.usize() {
+                    content =
+                        persist::persist_blocks(&ctx.home, &ctx.cwd, &ctx.session_id, id, list)
+                            .unwrap_or_else(|e| {
+                                format!("tool output over budget and could not be saved: {e}")
+                            });
+                    blocks = None;
+                }
+            } else if let Some(budget) = tool.result_budget() {
                 if content.chars().count() > budget.usize() {
                     // Bash names its saved output at random; other tools by their tool_use id.
                     let name = (tool.name() != "Bash").then_some(id);
@@ -207,7 +242,7 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
                 is_error: output.is_error,
                 structured: output.structured,
                 denied: None,
-                blocks: output.blocks,
+                blocks,
                 meta: None,
                 interrupted: false,
             }

@@ -55,7 +55,8 @@ pub fn issues(schema: &Value, input: &Value) -> Vec<Issue> {
     let mut out = Vec::new();
     for (name, prop) in props {
         match object.get(name) {
-            None if required.contains(&name.as_str()) => {
+            // A default fills a required property in (zod's `.default()`), as in 2.1.235.
+            None if required.contains(&name.as_str()) && prop.get("default").is_none() => {
                 out.push(Issue::missing(vec![json!(name)], name, prop))
             }
             None => {}
@@ -105,6 +106,18 @@ fn property_issue(name: &str, prop: &Value, value: &Value) -> Option<Issue> {
             zod: json!({"expected": zod_expected, "code": "invalid_type", "path": [name],
                         "message": format!("Invalid input: expected {zod_expected}, received {}", type_name(value))}),
         });
+    }
+    // A string's pattern, as zod's regex check reports it (no sentence for it).
+    if let (Some(pattern), Some(text)) = (prop["pattern"].as_str(), value.as_str()) {
+        let re =
+            regex::Regex::new(&format!("(?-u){pattern}")).or_else(|_| regex::Regex::new(pattern));
+        if re.is_ok_and(|re| !re.is_match(text)) {
+            return Some(Issue {
+                sentence: None,
+                zod: json!({"origin": "string", "code": "invalid_format", "format": "regex", "pattern": format!("/{pattern}/"), "path": [name],
+                            "message": format!("Invalid string: must match pattern /{pattern}/")}),
+            });
+        }
     }
     // Objects inside an array: their required fields and enums, by path (`todos[0].activeForm`).
     if let (Some(items), Some(item_schema)) = (value.as_array(), prop.get("items")) {

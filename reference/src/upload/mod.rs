@@ -109,10 +109,7 @@ impl Uploader {
     /// `base_url`: the runtime override, else `ANTHROPIC_BASE_URL`, else the API's own.
     pub fn new(base_url: &str, token: Option<String>, timeout: Duration) -> Self {
         Uploader {
-            client: reqwest::Client::builder()
-                .timeout(timeout)
-                .build()
-                .unwrap_or_default(),
+            client: crate::net::http_client(Some(timeout)),
             timeout,
             base_url: base_url.trim_end_matches('/').to_owned(),
             token,
