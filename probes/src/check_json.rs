@@ -39,21 +39,8 @@ pub fn uploads(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
         .iter()
         .map(|u| redacted(run, &serde_json::to_value(u).unwrap_or_default()))
         .collect();
-    let listing = || {
-        seen.iter()
-            .map(|u| format!("  {u}"))
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    if let Some(want) = spec.equals.as_ref().and_then(Value::as_u64) {
-        if seen.len() as u64 != want {
-            return Err(format!(
-                "{} uploads\n{}",
-                expected_seen(want, seen.len()),
-                listing()
-            ));
-        }
-    }
+    let listing = || listed(&seen);
+    counted(spec, &seen, "uploads")?;
     let mut taken = vec![false; seen.len()];
     for (i, want) in spec.matches.iter().flat_map(as_list).enumerate() {
         let hit = seen
@@ -104,26 +91,32 @@ pub fn oauth(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
 /// A recorded list against `equals` (its length) and `matches` (the whole list, in order).
 fn ordered(spec: &CheckSpec, run: &RunOutcome, seen: &[Value], what: &str) -> Result<(), String> {
     let seen: Vec<Value> = seen.iter().map(|v| redacted(run, v)).collect();
-    let listing = || {
-        seen.iter()
-            .map(|u| format!("  {u}"))
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    if let Some(want) = spec.equals.as_ref().and_then(Value::as_u64) {
-        if seen.len() as u64 != want {
-            return Err(format!(
-                "{} {what}\n{}",
-                expected_seen(want, seen.len()),
-                listing()
-            ));
-        }
-    }
+    counted(spec, &seen, what)?;
     if let Some(want) = &spec.matches {
         subset(want, &Value::Array(seen.clone()), what)
-            .map_err(|e| format!("{e}\n  {what} seen:\n{}", listing()))?;
+            .map_err(|e| format!("{e}\n  {what} seen:\n{}", listed(&seen)))?;
     }
     Ok(())
+}
+
+/// `equals`: how many there were.
+fn counted(spec: &CheckSpec, seen: &[Value], what: &str) -> Result<(), String> {
+    match spec.equals.as_ref().and_then(Value::as_u64) {
+        Some(want) if seen.len() as u64 != want => Err(format!(
+            "{} {what}\n{}",
+            expected_seen(want, seen.len()),
+            listed(seen)
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// One recorded value a line, for a failure's detail.
+fn listed(seen: &[Value]) -> String {
+    seen.iter()
+        .map(|u| format!("  {u}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn as_list(v: &Value) -> Vec<&Value> {

@@ -66,6 +66,31 @@ impl Account {
     }
 
     /// The policy gates of the first-party client, as a reason.
+    /// POSTs `body` to `path` and gives the status, unless a gate refuses (`refusal` words it) or
+    /// the request never gets an answer.
+    async fn post(
+        &self,
+        path: &str,
+        body: Value,
+        refusal: impl FnOnce(&str) -> DesignError,
+    ) -> Result<u16, DesignError> {
+        if let Some(reason) = self.refused() {
+            return Err(refusal(reason));
+        }
+        let r = self
+            .request(reqwest::Method::POST, path)
+            .json(&body)
+            .send()
+            .await
+            .map_err(|e| {
+                DesignError::Plain(super::transport::network_text(
+                    &e,
+                    limits::DESIGN_HTTP_DEFAULT_TIMEOUT.duration(),
+                ))
+            })?;
+        Ok(r.status().as_u16())
+    }
+
     fn refused(&self) -> Option<&'static str> {
         if gates::essential_traffic_only() {
             Some("essential-traffic-only")
@@ -103,24 +128,14 @@ impl Account {
 
     /// Records the user's consent; the cache follows.
     pub async fn post_consent(&self, state: &DesignState, bit: &str) -> Result<(), DesignError> {
-        if let Some(reason) = self.refused() {
-            return Err(DesignError::tool(
-                format!("Couldn't record Design consent ({reason})."),
-                "design consent POST blocked by policy gate",
-            ));
-        }
-        let r = self
-            .request(reqwest::Method::POST, "/v1/design/consent")
-            .json(&json!({ "consent": bit }))
-            .send()
-            .await
-            .map_err(|e| {
-                DesignError::Plain(super::transport::network_text(
-                    &e,
-                    limits::DESIGN_HTTP_DEFAULT_TIMEOUT.duration(),
-                ))
-            })?;
-        let status = r.status().as_u16();
+        let status = self
+            .post("/v1/design/consent", json!({ "consent": bit }), |reason| {
+                DesignError::tool(
+                    format!("Couldn't record Design consent ({reason})."),
+                    "design consent POST blocked by policy gate",
+                )
+            })
+            .await?;
         if status >= 300 {
             return Err(DesignError::Plain(format!(
                 "Request failed with status code {status}"
@@ -171,24 +186,18 @@ impl Account {
         state: &Arc<DesignState>,
         project: &str,
     ) -> Result<(), DesignError> {
-        if let Some(reason) = self.refused() {
-            return Err(DesignError::tool(
-                format!("Couldn't record the Design project write grant ({reason})."),
-                "design project grant POST blocked by policy gate",
-            ));
-        }
-        let r = self
-            .request(reqwest::Method::POST, "/v1/design/grants")
-            .json(&json!({ "project_id": project }))
-            .send()
-            .await
-            .map_err(|e| {
-                DesignError::Plain(super::transport::network_text(
-                    &e,
-                    limits::DESIGN_HTTP_DEFAULT_TIMEOUT.duration(),
-                ))
-            })?;
-        let status = r.status().as_u16();
+        let status = self
+            .post(
+                "/v1/design/grants",
+                json!({ "project_id": project }),
+                |reason| {
+                    DesignError::tool(
+                        format!("Couldn't record the Design project write grant ({reason})."),
+                        "design project grant POST blocked by policy gate",
+                    )
+                },
+            )
+            .await?;
         if status == 401 || status == 403 {
             return Err(DesignError::tool(
                 format!("Request failed with status code {status}"),

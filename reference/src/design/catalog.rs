@@ -198,6 +198,39 @@ pub fn unchanged_text(entries: &[Entry], hash: &str) -> String {
         .to_string()
 }
 
+/// What a card calls an operation (2.1.235's user-facing name, `Claude Design: <label>`).
+pub fn user_facing_name(operation: &str) -> String {
+    let label = match operation {
+        "list" => "List operations",
+        "list_design_systems" => "List design systems",
+        "get_claude_design_prompt" => "Get design prompt",
+        "list_projects" => "List projects",
+        "get_project" => "Read project metadata",
+        "list_files" => "List project files",
+        "read_file" => "Read file",
+        "get_conversation" => "Read conversation",
+        "list_members" => "List project members",
+        "create_project" => "Create project",
+        "put_conversation" => "Write conversation",
+        "finalize_plan" => "Finalize plan",
+        "write_files" => "Write files",
+        "copy_files" => "Copy files",
+        "delete_files" => "Delete files",
+        "render_preview" => "Render preview",
+        "create_support_js" => "Create support.js",
+        "add_member" => "Add project member",
+        "update_member_role" => "Update member role",
+        "remove_member" => "Remove project member",
+        "update_sharing" => "Update sharing",
+        other => other,
+    };
+    if label.is_empty() {
+        "Claude Design".into()
+    } else {
+        format!("Claude Design: {label}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -305,38 +338,5 @@ mod tests {
         for v in [json!(true), json!(null), json!(1), json!("yes")] {
             assert!(wants_full(&json!({ "full": v })));
         }
-    }
-}
-
-/// What a card calls an operation (2.1.235's user-facing name, `Claude Design: <label>`).
-pub fn user_facing_name(operation: &str) -> String {
-    let label = match operation {
-        "list" => "List operations",
-        "list_design_systems" => "List design systems",
-        "get_claude_design_prompt" => "Get design prompt",
-        "list_projects" => "List projects",
-        "get_project" => "Read project metadata",
-        "list_files" => "List project files",
-        "read_file" => "Read file",
-        "get_conversation" => "Read conversation",
-        "list_members" => "List project members",
-        "create_project" => "Create project",
-        "put_conversation" => "Write conversation",
-        "finalize_plan" => "Finalize plan",
-        "write_files" => "Write files",
-        "copy_files" => "Copy files",
-        "delete_files" => "Delete files",
-        "render_preview" => "Render preview",
-        "create_support_js" => "Create support.js",
-        "add_member" => "Add project member",
-        "update_member_role" => "Update member role",
-        "remove_member" => "Remove project member",
-        "update_sharing" => "Update sharing",
-        other => other,
-    };
-    if label.is_empty() {
-        "Claude Design".into()
-    } else {
-        format!("Claude Design: {label}")
     }
 }

@@ -49,7 +49,7 @@ pub struct Facts {
 impl Facts {
     /// Whether an approval card can reach the user in this permission mode (`m8a`).
     pub fn can_ask(&self) -> bool {
-        !self.non_interactive && !self.bypass_mode && !(self.plan_mode && self.bypass_available)
+        !(self.non_interactive || self.bypass_mode || (self.plan_mode && self.bypass_available))
     }
 }
 

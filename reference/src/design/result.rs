@@ -79,7 +79,8 @@ pub fn map_result(content: &[Value], is_error: Option<bool>) -> Value {
     if is_error == Some(true) {
         let text = blocks
             .iter()
-            .filter_map(|b| (b["type"] == "text").then(|| b["text"].as_str().unwrap_or_default()))
+            .filter(|b| b["type"] == "text")
+            .map(|b| b["text"].as_str().unwrap_or_default())
             .collect::<Vec<_>>()
             .join("\n");
         let text = text.trim();

@@ -5,13 +5,14 @@
 
 use std::sync::Arc;
 
+use futures_util::future::{BoxFuture, Shared};
 use futures_util::FutureExt;
 use serde_json::{json, Value};
 
 use super::catalog::{self, Entry};
 use super::error::DesignError;
 use super::signal::Signal;
-use super::state::DesignState;
+use super::state::{DesignState, Inner};
 use super::transport::{Reply, Transport};
 
 /// The session id once initialized (initializing first, or joining the initialize in flight).
@@ -21,34 +22,45 @@ pub async fn initialized(
     token: &str,
     signal: &Signal,
 ) -> Result<Option<String>, DesignError> {
+    if let Some(id) = {
+        let g = state.lock();
+        g.initialized.then(|| g.cached_session_id.clone())
+    } {
+        return Ok(id);
+    }
+    let start = || {
+        initialize(
+            state.clone(),
+            transport.clone(),
+            token.to_owned(),
+            signal.clone(),
+        )
+    };
+    join_or_start(state, |g| &mut g.initialize_in_flight, start).await
+}
+
+/// The one round trip in flight in `slot`, joined, or started there; whoever finds it finished
+/// clears the slot (unless a newer one took it).
+async fn join_or_start<T, F>(
+    state: &Arc<DesignState>,
+    slot: impl Fn(&mut Inner) -> &mut Option<Shared<BoxFuture<'static, Result<T, DesignError>>>>,
+    start: impl FnOnce() -> F,
+) -> Result<T, DesignError>
+where
+    T: Clone + Send + 'static,
+    F: std::future::Future<Output = Result<T, DesignError>> + Send + 'static,
+{
     let shared = {
         let mut g = state.lock();
-        if g.initialized {
-            return Ok(g.cached_session_id.clone());
-        }
-        match &g.initialize_in_flight {
-            Some(f) => f.clone(),
-            None => {
-                let f = initialize(
-                    state.clone(),
-                    transport.clone(),
-                    token.to_owned(),
-                    signal.clone(),
-                )
-                .boxed()
-                .shared();
-                g.initialize_in_flight = Some(f.clone());
-                f
-            }
-        }
+        slot(&mut g)
+            .get_or_insert_with(|| start().boxed().shared())
+            .clone()
     };
     let out = shared.clone().await;
     let mut g = state.lock();
-    if g.initialize_in_flight
-        .as_ref()
-        .is_some_and(|f| f.ptr_eq(&shared))
-    {
-        g.initialize_in_flight = None;
+    let current = slot(&mut g);
+    if current.as_ref().is_some_and(|f| f.ptr_eq(&shared)) {
+        *current = None;
     }
     out
 }
@@ -105,33 +117,15 @@ pub async fn discover(
     token: &str,
     signal: &Signal,
 ) -> Result<Vec<Entry>, DesignError> {
-    let shared = {
-        let mut g = state.lock();
-        match &g.discover_in_flight {
-            Some(f) => f.clone(),
-            None => {
-                let f = list(
-                    state.clone(),
-                    transport.clone(),
-                    token.to_owned(),
-                    signal.clone(),
-                )
-                .boxed()
-                .shared();
-                g.discover_in_flight = Some(f.clone());
-                f
-            }
-        }
+    let start = || {
+        list(
+            state.clone(),
+            transport.clone(),
+            token.to_owned(),
+            signal.clone(),
+        )
     };
-    let out = shared.clone().await;
-    let mut g = state.lock();
-    if g.discover_in_flight
-        .as_ref()
-        .is_some_and(|f| f.ptr_eq(&shared))
-    {
-        g.discover_in_flight = None;
-    }
-    out
+    join_or_start(state, |g| &mut g.discover_in_flight, start).await
 }
 
 async fn list(

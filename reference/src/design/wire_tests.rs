@@ -41,6 +41,15 @@ fn service(server: &MockServer, renew: Option<&'static str>, home: &std::path::P
     }
 }
 
+/// One operation without arguments, on the main agent, with `token`.
+async fn op(
+    svc: &Service,
+    name: &str,
+    token: &str,
+) -> Result<super::dispatch::Outcome, DesignError> {
+    operation(svc, name, &json!({}), token, &Signal::default(), None).await
+}
+
 fn rpc(result: Value) -> ResponseTemplate {
     ResponseTemplate::new(200).set_body_json(json!({"jsonrpc": "2.0", "id": 1, "result": result}))
 }
@@ -95,16 +104,7 @@ async fn headers_handshake_and_call() {
         .await;
     let home = tempfile::tempdir().unwrap();
     let svc = service(&server, None, home.path());
-    let out = operation(
-        &svc,
-        "list_projects",
-        &json!({}),
-        "tok",
-        &Signal::default(),
-        None,
-    )
-    .await
-    .unwrap();
+    let out = op(&svc, "list_projects", "tok").await.unwrap();
     assert_eq!(out.content, vec![json!({"type": "text", "text": "[]"})]);
     let all = server.received_requests().await.unwrap();
     let init = &requests_with(&all, "initialize")[0];
@@ -137,16 +137,7 @@ async fn headers_handshake_and_call() {
         json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}})
     );
     // Known now: a second call neither initializes nor discovers again.
-    operation(
-        &svc,
-        "list_projects",
-        &json!({}),
-        "tok",
-        &Signal::default(),
-        None,
-    )
-    .await
-    .unwrap();
+    op(&svc, "list_projects", "tok").await.unwrap();
     let all = server.received_requests().await.unwrap();
     assert_eq!(requests_with(&all, "initialize").len(), 1);
     assert_eq!(requests_with(&all, "tools/list").len(), 1);
@@ -162,16 +153,7 @@ async fn a_404_with_a_session_reinitializes_and_retries_once() {
         .await;
     let home = tempfile::tempdir().unwrap();
     let svc = service(&server, None, home.path());
-    let err = operation(
-        &svc,
-        "list_projects",
-        &json!({}),
-        "tok",
-        &Signal::default(),
-        None,
-    )
-    .await
-    .unwrap_err();
+    let err = op(&svc, "list_projects", "tok").await.unwrap_err();
     assert_eq!(
         err.to_string(),
         "Claude Design list_projects failed: HTTP 404 \"gone\""
@@ -319,16 +301,7 @@ async fn request_failures_are_wrapped_and_redacted() {
         .await;
     let home = tempfile::tempdir().unwrap();
     let svc = service(&server, None, home.path());
-    let err = operation(
-        &svc,
-        "list_projects",
-        &json!({}),
-        "sekret",
-        &Signal::default(),
-        None,
-    )
-    .await
-    .unwrap_err();
+    let err = op(&svc, "list_projects", "sekret").await.unwrap_err();
     assert_eq!(err.to_string(), "Claude Design list_projects failed: HTTP 500 {\"error\":\"bad token [redacted-oauth-token]\"}");
     assert_eq!(err.code(), Some("design_tool_http_error"));
     // Nothing listening: a request failure in the client's words.
@@ -342,16 +315,7 @@ async fn request_failures_are_wrapped_and_redacted() {
         account: Account::new("http://127.0.0.1:9", home.path().to_owned()),
         home: home.path().to_owned(),
     };
-    let err = operation(
-        &dead,
-        "list_projects",
-        &json!({}),
-        "t",
-        &Signal::default(),
-        None,
-    )
-    .await
-    .unwrap_err();
+    let err = op(&dead, "list_projects", "t").await.unwrap_err();
     assert_eq!(err.code(), Some("design_tool_request_failed"));
 }
 
@@ -365,28 +329,10 @@ async fn unknown_operations_after_discovery_and_jsonrpc_errors() {
         .await;
     let home = tempfile::tempdir().unwrap();
     let svc = service(&server, None, home.path());
-    let out = operation(
-        &svc,
-        "get_project",
-        &json!({}),
-        "t",
-        &Signal::default(),
-        None,
-    )
-    .await
-    .unwrap();
+    let out = op(&svc, "get_project", "t").await.unwrap();
     assert_eq!(out.content[0]["text"], "Unknown Claude Design operation \"get_project\". Call ClaudeDesign({operation: \"list\"}) to see the available operations.");
     assert_eq!(out.is_error, Some(true));
-    let out = operation(
-        &svc,
-        "list_projects",
-        &json!({}),
-        "t",
-        &Signal::default(),
-        None,
-    )
-    .await
-    .unwrap();
+    let out = op(&svc, "list_projects", "t").await.unwrap();
     assert_eq!(out.content[0]["text"], "nope \u{2014} {\"why\":1}");
     assert_eq!(out.is_error, Some(true));
 }
@@ -527,10 +473,7 @@ async fn needs_consent_not_shown_seeds_the_bit_for_the_next_card() {
     .unwrap_err();
     assert_eq!(err.code(), Some("design_tool_needs_consent_not_shown"));
     assert!(err.to_string().starts_with("Connect to Claude Design? "));
-    assert_eq!(
-        svc.state.lock().consent_cache.as_ref().unwrap()["agent_design_projects"],
-        false
-    );
+    assert!(!svc.state.lock().consent_cache.as_ref().unwrap()["agent_design_projects"]);
     // The next decision shows the card; under -p its flags say no card reaches a person.
     let (verdict, flags) = super::permission::check(
         &svc,

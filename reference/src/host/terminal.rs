@@ -242,10 +242,11 @@ impl Terminal {
         // A tool's own question (ClaudeDesign's consent and grant cards) is shown whole, and a
         // safety check's reason under it, as 2.1.235 shows it.
         if let Some(message) = &ask.prompt.message {
-            lines.push(format!("   {message}"));
+            lines.extend(wrapped(message, CARD_TEXT_WIDTH).map(|l| format!("   {l}")));
         }
         if let (Some("safetyCheck"), Some(reason)) = (ask.prompt.reason_type, &ask.prompt.reason) {
-            lines.extend([String::new(), format!(" │ {reason}")]);
+            lines.push(String::new());
+            lines.extend(wrapped(reason, CARD_TEXT_WIDTH).map(|l| format!(" │ {l}")));
         }
         lines.extend([String::new(), " Allow this call?".to_owned()]);
         let rules: Vec<Value> = ask
@@ -384,6 +385,25 @@ impl Terminal {
 }
 
 /// The refusal text when the user says what to do instead (2.1.235's wording).
+/// How wide a card's prose runs before it wraps (the terminal is 120 columns; 2.1.235 wraps its
+/// reason lines just under that).
+const CARD_TEXT_WIDTH: usize = 114;
+
+/// `text` in lines of at most `width` chars, broken at spaces (a longer word stands alone).
+fn wrapped(text: &str, width: usize) -> impl Iterator<Item = String> + '_ {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_owned()),
+        }
+    }
+    lines.into_iter()
+}
+
 fn told(message: &str) -> String {
     format!(
         "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\n{message}"

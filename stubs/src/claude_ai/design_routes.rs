@@ -360,45 +360,38 @@ fn rest_wrap(key: &str, value: Value) -> Value {
     }
 }
 
-async fn consent(
-    State(state): State<DesignState>,
+/// A state change a REST answer makes, applied only when the final answer is 2xx.
+type Effect = Box<dyn FnOnce(&mut Runtime) + Send>;
+
+/// The consent and grants endpoints alike: recorded, the bearer required, the default answer
+/// (`decide`, from the method and the JSON body) open to a scripted one, its effect applied on
+/// success.
+async fn rest(
+    state: DesignState,
+    endpoint: DesignEndpoint,
+    scripted: DesignMethod,
     method: Method,
     headers: HeaderMap,
     body: Bytes,
+    decide: impl FnOnce(&Runtime, &Method, Option<&Value>) -> (Reply, Option<Effect>),
 ) -> Response {
     let reply = {
         let mut rt = state.inner.lock().expect("not poisoned");
-        let (token, mut record) = seen(
-            DesignEndpoint::Consent,
-            &method,
-            &headers,
-            rt.script.account_token(),
-        );
+        let (token, mut record) = seen(endpoint, &method, &headers, rt.script.account_token());
         record.body = rest_body(&body);
-        let nth = rt.count("consent", None);
-        let answer = rt
-            .script
-            .find_answer(DesignMethod::Consent, None, nth, nth)
-            .cloned();
+        let key = match endpoint {
+            DesignEndpoint::Grants => "grants",
+            _ => "consent",
+        };
+        let nth = rt.count(key, None);
+        let answer = rt.script.find_answer(scripted, None, nth, nth).cloned();
         let reply = match &token {
             None => unauthorized(),
             Some(token) => {
-                let (default, effect) = match (&method, rt.consent) {
-                    (&Method::GET, Some(b)) => {
-                        (Reply::json(200, json!({"agent_design_projects": b})), None)
-                    }
-                    (&Method::GET, None) => (Reply::json(404, error_body(404)), None),
-                    (m, _) => {
-                        let b = m == Method::POST;
-                        (
-                            Reply::json(200, json!({"agent_design_projects": b})),
-                            Some(b),
-                        )
-                    }
-                };
+                let (default, effect) = decide(&rt, &method, record.body.as_ref());
                 let reply = default.scripted(answer.as_ref(), token, rest_wrap);
-                if reply.ok() && effect.is_some() {
-                    rt.consent = effect;
+                if let (true, Some(effect)) = (reply.ok(), effect) {
+                    effect(&mut rt);
                 }
                 reply
             }
@@ -410,6 +403,37 @@ async fn consent(
     reply.send().await
 }
 
+async fn consent(
+    State(state): State<DesignState>,
+    method: Method,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    rest(
+        state,
+        DesignEndpoint::Consent,
+        DesignMethod::Consent,
+        method,
+        headers,
+        body,
+        |rt, method, _| match (method, rt.consent) {
+            (&Method::GET, Some(b)) => {
+                (Reply::json(200, json!({"agent_design_projects": b})), None)
+            }
+            (&Method::GET, None) => (Reply::json(404, error_body(404)), None),
+            (m, _) => {
+                let b = m == Method::POST;
+                let effect: Effect = Box::new(move |rt| rt.consent = Some(b));
+                (
+                    Reply::json(200, json!({"agent_design_projects": b})),
+                    Some(effect),
+                )
+            }
+        },
+    )
+    .await
+}
+
 /// Every grant carries this `created_at`, a fixed instant so snapshots stay stable.
 const GRANT_CREATED_AT: &str = "2026-11-30T12:00:00Z";
 
@@ -419,54 +443,46 @@ async fn grants(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let reply = {
-        let mut rt = state.inner.lock().expect("not poisoned");
-        let (token, mut record) = seen(
-            DesignEndpoint::Grants,
-            &method,
-            &headers,
-            rt.script.account_token(),
-        );
-        record.body = rest_body(&body);
-        let nth = rt.count("grants", None);
-        let answer = rt
-            .script
-            .find_answer(DesignMethod::Grants, None, nth, nth)
-            .cloned();
-        let project = record
-            .body
-            .as_ref()
-            .and_then(|b| b["project_id"].as_str())
-            .map(str::to_owned);
-        let reply = match &token {
-            None => unauthorized(),
-            Some(token) => {
-                let default = match (&method, &project) {
-                    (&Method::GET, _) => Reply::json(
-                        200,
-                        json!({"grants": rt.grants.iter().map(|p| json!({
-                            "project_id": p,
-                            "created_at": GRANT_CREATED_AT,
-                        })).collect::<Vec<_>>()}),
-                    ),
-                    (_, None) => Reply::json(400, json!({"error": "project_id required"})),
-                    (_, Some(p)) if rt.script.grant_ineligible.contains(p) => {
-                        Reply::json(404, error_body(404))
-                    }
-                    (_, Some(p)) => Reply::json(201, json!({"project_id": p})),
-                };
-                let reply = default.scripted(answer.as_ref(), token, rest_wrap);
-                if let (true, &Method::POST, Some(p)) = (reply.ok(), &method, project) {
-                    if !rt.grants.contains(&p) {
-                        rt.grants.push(p);
-                    }
+    rest(
+        state,
+        DesignEndpoint::Grants,
+        DesignMethod::Grants,
+        method,
+        headers,
+        body,
+        |rt, method, body| {
+            let project = body
+                .and_then(|b| b["project_id"].as_str())
+                .map(str::to_owned);
+            match (method, project) {
+                (&Method::GET, _) => {
+                    let grants: Vec<Value> = rt
+                        .grants
+                        .iter()
+                        .map(|p| json!({"project_id": p, "created_at": GRANT_CREATED_AT}))
+                        .collect();
+                    (Reply::json(200, json!({ "grants": grants })), None)
                 }
-                reply
+                (_, None) => (
+                    Reply::json(400, json!({"error": "project_id required"})),
+                    None,
+                ),
+                (_, Some(p)) if rt.script.grant_ineligible.contains(&p) => {
+                    (Reply::json(404, error_body(404)), None)
+                }
+                (m, Some(p)) => {
+                    let reply = Reply::json(201, json!({ "project_id": p }));
+                    let effect: Option<Effect> = (m == Method::POST).then(|| {
+                        Box::new(move |rt: &mut Runtime| {
+                            if !rt.grants.contains(&p) {
+                                rt.grants.push(p);
+                            }
+                        }) as Effect
+                    });
+                    (reply, effect)
+                }
             }
-        };
-        record.status = reply.status;
-        rt.record(record, token.as_deref());
-        reply
-    };
-    reply.send().await
+        },
+    )
+    .await
 }
