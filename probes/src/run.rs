@@ -289,6 +289,7 @@ pub async fn run_scenario(
             crate::host::terminal::drive(
                 command,
                 &prompt,
+                &scenario.then_type,
                 &mut decisions,
                 &stub,
                 scenario.timeout(),

@@ -76,6 +76,10 @@ pub struct Scenario {
     /// How the host answers for the user, one run each (`print` when absent: `-p`, nobody asked).
     #[serde(default)]
     pub channels: Vec<Channel>,
+    /// Lines a terminal user types after the first conversation, each once the agent waits again
+    /// (a slash command, another prompt); `pty` only.
+    #[serde(default)]
+    pub then_type: Vec<String>,
     /// What the user answers, in order, to whatever the target asks.
     #[serde(default, rename = "decision")]
     pub decisions: Vec<Spanned<Decision>>,
@@ -312,6 +316,12 @@ impl Scenario {
                 .validate()
                 .map_err(|m| (decision.span().start, format!("decision: {m}")))?;
         }
+        if !self.then_type.is_empty() && !channels.contains(&Channel::Pty) {
+            return Err((
+                at("then_type"),
+                "field `then_type`: only a terminal user types follow-up lines; add `channels = [\"pty\"]`".into(),
+            ));
+        }
         if !self.decisions.is_empty() && channels == [Channel::Print] {
             return Err((self.decisions[0].span().start, "`[[decision]]` needs `channels` with `control` or `pty`: under `-p` nobody answers".into()));
         }
@@ -423,6 +433,44 @@ mod tests {
             e.contains("line 8: `[[mcp_server]]` needs a `name`, unique"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn first_party_fixtures_need_the_isolated_network_and_a_login() {
+        let e = parse(&format!("{HEAD}\n[account]\nflags = {{ f = true }}\n")).unwrap_err();
+        assert!(
+            e.contains("line 6: `[account]` needs `network = \"isolated\"`"),
+            "{e}"
+        );
+        let e = parse(&format!("{HEAD}\n[design]\nconsent = true\n")).unwrap_err();
+        assert!(
+            e.contains("`[design]` needs `network = \"isolated\"`"),
+            "{e}"
+        );
+        let e = parse(&format!("{HEAD}network = \"isolated\"\n")).unwrap_err();
+        assert!(
+            e.contains("line 5: `network = \"isolated\"` needs an `[account]`"),
+            "{e}"
+        );
+        let e = parse(&format!(
+            "{HEAD}network = \"isolated\"\n[account]\n[design]\nconsnet = true\n"
+        ))
+        .unwrap_err();
+        assert!(e.contains("consnet"), "{e}");
+        assert!(parse(&format!(
+            "{HEAD}network = \"isolated\"\n[account]\n[design]\nconsent = true\n"
+        ))
+        .is_ok());
+    }
+
+    #[test]
+    fn only_a_terminal_user_types_follow_up_lines() {
+        let e = parse(&format!("{HEAD}then_type = [\"/design revoke\"]\n")).unwrap_err();
+        assert!(e.contains("field `then_type`: only a terminal user"), "{e}");
+        assert!(parse(&format!(
+            "{HEAD}channels = [\"pty\"]\nthen_type = [\"/design revoke\"]\n"
+        ))
+        .is_ok());
     }
 
     #[test]

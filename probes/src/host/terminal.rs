@@ -26,6 +26,9 @@ const TYPE_PAUSE: Duration = Duration::from_millis(500);
 /// How long the agent may sit at its prompt with script turns left before the user leaves: it
 /// is waiting for the user, and nothing the scenario scripts will come.
 const GIVE_UP: Duration = Duration::from_secs(3);
+/// How long the agent must have sat waiting before the user types a follow-up line, so a screen
+/// between the prompt and the first answer is never taken for the end of a conversation.
+const FOLLOW_UP_AFTER: Duration = Duration::from_secs(1);
 /// The down-arrow key.
 const DOWN: &str = "\x1b[B";
 
@@ -65,6 +68,7 @@ pub fn prepare_home(home: &Path, cwd: &Path, api_key: Option<&String>) -> Result
 pub(crate) async fn drive(
     mut command: std::process::Command,
     prompt: &str,
+    then_type: &[String],
     decisions: &mut Decisions,
     stub: &MessagesStub,
     timeout: Duration,
@@ -100,6 +104,7 @@ pub(crate) async fn drive(
         phase: Phase::Starting,
         answered: None,
         hang_up_at: None,
+        then_type: then_type.iter().cloned().collect(),
     };
     while !reaper.is_finished() {
         while let Ok(bytes) = output.try_recv() {
@@ -221,6 +226,8 @@ struct User {
     /// The card last answered, so a card still on screen is not answered twice.
     answered: Option<String>,
     hang_up_at: Option<Instant>,
+    /// Lines still to type, each once the agent waits again.
+    then_type: std::collections::VecDeque<String>,
 }
 
 impl User {
@@ -268,6 +275,16 @@ impl User {
                         vec![Key::Kill]
                     }
                 }
+            }
+            // The agent waits again, settled: the user's next line.
+            (Phase::Talking, None)
+                if screen::idle(screen)
+                    && idle_for >= FOLLOW_UP_AFTER
+                    && !self.then_type.is_empty() =>
+            {
+                self.screens.push(screen.to_owned());
+                let line = self.then_type.pop_front().expect("not empty");
+                self.type_line(&line)
             }
             // The conversation is over, or it stopped where the user refused and nothing more
             // will come: the user leaves (unplayed turns are the script check's to report).

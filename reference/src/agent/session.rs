@@ -154,6 +154,16 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
             while let Some(text) =
                 tokio::task::block_in_place(|| terminal.read_prompt(session.ctx.permissions.mode))
             {
+                // `/design revoke` is the session's own, never the model's.
+                if let Some(args) = text.trim().strip_prefix("/design ") {
+                    let said = tokio::task::block_in_place(|| {
+                        crate::tools::design_command(args, &session.ctx)
+                    });
+                    if let Some(said) = said {
+                        terminal.line(&format!("  ⎿  {said}"));
+                        continue;
+                    }
+                }
                 session.prompt(blocks_of(Value::String(text))).await;
             }
             crate::exit::SUCCESS

@@ -74,11 +74,22 @@ impl Account {
         body: Value,
         refusal: impl FnOnce(&str) -> DesignError,
     ) -> Result<u16, DesignError> {
+        self.send(reqwest::Method::POST, path, body, refusal).await
+    }
+
+    /// As [`post`](Self::post), with any method that carries a JSON body.
+    async fn send(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Value,
+        refusal: impl FnOnce(&str) -> DesignError,
+    ) -> Result<u16, DesignError> {
         if let Some(reason) = self.refused() {
             return Err(refusal(reason));
         }
         let r = self
-            .request(reqwest::Method::POST, path)
+            .request(method, path)
             .json(&body)
             .send()
             .await
@@ -142,6 +153,31 @@ impl Account {
             )));
         }
         state.lock().seed_consent(bit, true);
+        Ok(())
+    }
+
+    /// `/design revoke`: withdraws the consent (a 404 means there was none); the approved plans,
+    /// verified grants and plan store go with it.
+    pub async fn revoke_consent(&self, state: &DesignState, bit: &str) -> Result<(), DesignError> {
+        let status = self
+            .send(
+                reqwest::Method::DELETE,
+                "/v1/design/consent",
+                json!({ "consent": bit }),
+                |reason| {
+                    DesignError::tool(
+                        format!("Couldn't revoke Design consent ({reason})."),
+                        "design consent DELETE blocked by policy gate",
+                    )
+                },
+            )
+            .await?;
+        if status >= 300 && status != 404 {
+            return Err(DesignError::Plain(format!(
+                "Request failed with status code {status}"
+            )));
+        }
+        state.lock().seed_consent(bit, false);
         Ok(())
     }
 

@@ -203,6 +203,30 @@ fn now_ms() -> i64 {
         .unwrap_or_default()
 }
 
+/// The claude.ai scopes a refresh asks for (2.1.235's `$9e`), whatever the login had.
+const CLAUDE_AI_SCOPES: [&str; 5] = [
+    "user:profile",
+    "user:inference",
+    "user:sessions:claude_code",
+    "user:mcp_servers",
+    "user:file_upload",
+];
+/// Product scopes a refresh keeps when the login has them (`ynu`); Design's are not among them.
+const KEPT_PRODUCT_SCOPES: [&str; 3] =
+    ["user:projects:read", "user:projects:write", "user:plugins"];
+
+/// What a refresh requests: the claude.ai scopes, then the kept product scopes the login holds.
+fn refresh_scopes(held: &[String]) -> Vec<String> {
+    let kept = KEPT_PRODUCT_SCOPES
+        .iter()
+        .filter(|s| held.iter().any(|h| h == *s));
+    CLAUDE_AI_SCOPES
+        .iter()
+        .chain(kept)
+        .map(|s| s.to_string())
+        .collect()
+}
+
 /// Refreshes the stored login if `rejected` is its access token and it can be refreshed; the new
 /// pair is saved back to the credentials file. `true` when a new token was saved.
 pub async fn refresh(
@@ -224,7 +248,7 @@ pub async fn refresh(
         "grant_type": "refresh_token",
         "refresh_token": refresh_token,
         "client_id": config.client_id,
-        "scope": current.scopes.join(" "),
+        "scope": refresh_scopes(&current.scopes).join(" "),
     });
     let Ok(response) = http.post(&config.token_url).json(&body).send().await else {
         return false;
@@ -278,6 +302,17 @@ fn write_private(file: &Path, text: &str) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refresh_asks_for_the_claude_ai_scopes_and_keeps_only_product_ones() {
+        let held: Vec<String> = ["user:inference", "user:design:read", "user:projects:read"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(
+            refresh_scopes(&held).join(" "),
+            "user:profile user:inference user:sessions:claude_code user:mcp_servers user:file_upload user:projects:read"
+        );
+    }
 
     #[test]
     fn a_login_without_refresh_or_scope_is_not_design_ready() {

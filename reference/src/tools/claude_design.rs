@@ -41,6 +41,26 @@ fn service(ctx: &ToolContext) -> Result<&'static Service, String> {
         .map_err(Clone::clone)
 }
 
+/// The `/design` command at a terminal; what it prints, or `None` for a subcommand it lacks.
+pub fn slash_command(args: &str, ctx: &ToolContext) -> Option<String> {
+    match args.trim() {
+        "revoke" => {
+            let done = service(ctx).and_then(|svc| {
+                block_on(
+                    svc.account
+                        .revoke_consent(&svc.state, "agent_design_projects"),
+                )
+                .map_err(|e| e.to_string())
+            });
+            Some(match done {
+                Ok(()) => "Design agent access revoked for your Claude Design projects.".into(),
+                Err(e) => e,
+            })
+        }
+        _ => None,
+    }
+}
+
 fn facts(ctx: &ToolContext) -> Facts {
     Facts {
         non_interactive: !ctx.interactive,

@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+pub use claude_design::slash_command as design_command;
 pub use file_state::FileState;
 pub use persist::project_dir as persist_project_dir;
 pub use pipeline::{run_tool, ToolResult};

@@ -80,8 +80,10 @@ fn preview(content: &str) -> &str {
         .nth(max)
         .map_or(content.len(), |(i, _)| i);
     let head = &content[..end];
+    // Back to a line end only when one falls in the window's second half: a long first line
+    // (one JSON string, say) is previewed as far as the window goes.
     match head.rfind('\n') {
-        Some(nl) if end < content.len() => &head[..nl],
+        Some(nl) if end < content.len() && nl > head.len() / 2 => &head[..nl],
         _ => head,
     }
 }
@@ -98,6 +100,18 @@ mod tests {
         assert!(lines.starts_with(p) && lines[p.len()..].starts_with('\n'));
         let flat = "x".repeat(40_000);
         assert_eq!(preview(&flat).len(), limits::TOOL_RESULT_PREVIEW.usize());
+    }
+
+    #[test]
+    fn a_line_end_early_in_the_window_is_not_where_the_preview_stops() {
+        let json = format!(
+            "[\n  {{\n    \"text\": \"{}\"\n  }}\n]",
+            "d".repeat(100_000)
+        );
+        assert_eq!(
+            preview(&json).chars().count(),
+            limits::TOOL_RESULT_PREVIEW.usize()
+        );
     }
 
     #[test]
