@@ -127,6 +127,10 @@ fn stream_events(run: &RunOutcome, events: &[Value], out: &mut String) {
             None => kinds.push((kind, 1, vec![shape])),
         }
     }
+    if run.network == crate::scenario::Network::Isolated {
+        // In a first-party session the rate-limit event races the init event.
+        kinds.sort_by_key(|(k, _, _)| k == "rate_limit_event");
+    }
     let counts: Vec<String> = kinds.iter().map(|(k, n, _)| format!("{k} ×{n}")).collect();
     writeln!(out, "stdout: {}", counts.join(", ")).unwrap();
     for (kind, _, shapes) in &mut kinds {
