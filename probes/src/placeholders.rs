@@ -31,10 +31,11 @@ impl Places {
             .replace("{fake_lsp}", &self.fake_lsp)
     }
 
-    /// Expands every string inside a JSON value (keys included).
+    /// Expands every string inside a JSON value (keys included), `{repeat:N:s}` in values too, so
+    /// a scripted input or answer can state a large string in a line.
     pub fn expand_json(&self, v: &Value) -> Value {
         match v {
-            Value::String(s) => Value::String(self.expand(s)),
+            Value::String(s) => Value::String(stubs::mcp::expand(&self.expand(s))),
             Value::Array(items) => {
                 Value::Array(items.iter().map(|i| self.expand_json(i)).collect())
             }
@@ -76,8 +77,11 @@ mod tests {
         let s = p.expand("{cwd}/a.txt and {home}/.claude");
         assert_eq!(s, "/tmp/run-1/work/a.txt and /tmp/run-1/.claude");
         assert_eq!(p.redact(&s), "{cwd}/a.txt and {home}/.claude");
-        let v = p.expand_json(&serde_json::json!({"file_path": "{cwd}/x", "n": 1}));
+        let v = p.expand_json(
+            &serde_json::json!({"file_path": "{cwd}/x", "n": 1, "r": "{repeat:3:ab}"}),
+        );
         assert_eq!(v["file_path"], "/tmp/run-1/work/x");
         assert_eq!(v["n"], 1);
+        assert_eq!(v["r"], "ababab");
     }
 }

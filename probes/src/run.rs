@@ -140,8 +140,7 @@ pub async fn run_scenario(
         scenario.account.as_ref().map(Account::oauth_script),
     );
     if let Some(design) = &scenario.design {
-        // `{repeat:N:s}` inside answers: large results stated in a line.
-        let expanded = expand_repeats(&places.expand_json(&serde_json::to_value(design)?));
+        let expanded = places.expand_json(&serde_json::to_value(design)?);
         let design: DesignScript = serde_json::from_value(expanded)?;
         claude_ai = claude_ai.with_design(design.with_account_token(ACCESS_TOKEN));
     }
@@ -353,19 +352,6 @@ pub async fn run_scenario(
     })
 }
 
-fn expand_repeats(v: &Value) -> Value {
-    match v {
-        Value::String(s) => Value::String(stubs::mcp::expand(s)),
-        Value::Array(items) => Value::Array(items.iter().map(expand_repeats).collect()),
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| (k.clone(), expand_repeats(v)))
-                .collect(),
-        ),
-        other => other.clone(),
-    }
-}
-
 /// What the first-party hosts serve in an isolated run: the Messages stub with the mock claude.ai
 /// merged in, and the account's organization policy (fetched by 2.1.235 at start when the API is
 /// first-party).
@@ -487,7 +473,7 @@ fn expand_turn(turn: &Turn, places: &Places, cwd: &Path) -> Turn {
                 Block::ToolUse { id, name, input } => Block::ToolUse {
                     id: id.clone(),
                     name: name.clone(),
-                    input: expand_repeats(&places.expand_json(input)),
+                    input: places.expand_json(input),
                 },
             })
             .collect(),

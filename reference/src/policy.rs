@@ -32,18 +32,10 @@ fn eligible(home: &Path) -> Option<Auth> {
     if !login.scopes.iter().any(|s| s == "user:inference") {
         return None;
     }
-    match subscription(home).as_deref() {
+    match login.subscription.as_deref() {
         None | Some("team") | Some("enterprise") => Some(Auth::Bearer(login.access_token)),
         Some(_) => None,
     }
-}
-
-fn subscription(home: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(crate::design::credentials::credentials_file(home)).ok()?;
-    let v: Value = serde_json::from_str(&text).ok()?;
-    v["claudeAiOauth"]["subscriptionType"]
-        .as_str()
-        .map(str::to_owned)
 }
 
 /// Fetches the policy once, before the session starts (2.1.235 awaits it on a cold start).

@@ -78,6 +78,8 @@ pub struct Login {
     pub refresh_token: Option<String>,
     pub expires_at: Option<i64>,
     pub scopes: Vec<String>,
+    /// The plan (`subscriptionType`), when the stored login names one.
+    pub subscription: Option<String>,
     pub origin: Origin,
 }
 
@@ -104,6 +106,7 @@ pub fn login(home: &Path) -> Option<Login> {
             refresh_token: None,
             expires_at: None,
             scopes: vec!["user:inference".into()],
+            subscription: None,
             origin: Origin::Env,
         });
     }
@@ -128,6 +131,7 @@ pub fn login(home: &Path) -> Option<Login> {
                     .collect()
             })
             .unwrap_or_default(),
+        subscription: o["subscriptionType"].as_str().map(str::to_owned),
         origin: Origin::File,
     })
 }
@@ -321,6 +325,7 @@ mod tests {
             refresh_token: None,
             expires_at: None,
             scopes: vec![DESIGN_SCOPE.into()],
+            subscription: None,
             origin: Origin::File,
         };
         assert!(!l.design_ready());

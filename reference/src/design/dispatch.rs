@@ -99,10 +99,6 @@ pub fn now_ms() -> u64 {
         .unwrap_or_default()
 }
 
-fn is_cancel(e: &DesignError) -> bool {
-    matches!(e, DesignError::Cancelled)
-}
-
 /// 2.1.235's `Y0f`.
 pub async fn operation(
     svc: &Service,
@@ -117,7 +113,7 @@ pub async fn operation(
         Ok(o) => Ok(o),
         Err(_) if signal.aborted() => Err(DesignError::Aborted),
         Err(e @ (DesignError::Tool { .. } | DesignError::Auth401 { .. } | DesignError::NeedsConsent(_) | DesignError::NeedsGrant(_) | DesignError::Aborted)) => Err(e),
-        Err(e) if is_cancel(&e) => Err(DesignError::tool(
+        Err(DesignError::Cancelled) => Err(DesignError::tool(
             format!("Claude Design {op} was cancelled because a concurrent Claude Design call was interrupted mid-handshake (the first calls of a session share one initialize/discovery round-trip). Retry the operation."),
             "design_tool_shared_handshake_cancelled")),
         Err(e) => Err(DesignError::tool(redact(&e.to_string(), token), "design_tool_request_failed")),
