@@ -214,6 +214,8 @@ pub enum Bearer {
     Fixture,
     /// One the mock's OAuth endpoint issued.
     Refreshed,
+    /// The session access token of a remote session (Projects' session route).
+    Session,
     Other,
 }
 

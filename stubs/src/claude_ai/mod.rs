@@ -8,7 +8,9 @@
 //! initialize with an `Mcp-Session-Id` the server can forget, tools/list, tools/call), consent
 //! (`GET/POST/DELETE /v1/design/consent`) and durable grants (`GET/POST /v1/design/grants`), each
 //! request recorded as a [`DesignRequest`] with its bearer classified, never kept. Served alone,
-//! any other path is answered 404 and recorded as an [`OtherRequest`]. Projects joins as routes.
+//! any other path is answered 404 and recorded as an [`OtherRequest`]. The attached Project
+//! ([`ProjectScript`]) answers on both of its transports, the organization routes and the session
+//! route, and its state after a run is what checks read.
 
 mod design;
 mod design_routes;
@@ -16,6 +18,10 @@ mod design_routes;
 mod design_tests;
 mod multipart;
 mod oauth;
+mod projects;
+mod projects_routes;
+#[cfg(test)]
+mod projects_tests;
 mod server;
 
 pub use design::{
@@ -24,4 +30,8 @@ pub use design::{
 };
 pub use multipart::{parse_single_file, FilePart, MultipartError};
 pub use oauth::{OAuthScript, RecordedTokenRequest};
+pub use projects::{
+    DocSeed, DocState, Hit, Op, ProjectAnswer, ProjectRequest, ProjectScript, ProjectState, Tokens,
+    Transport, UploadSeed,
+};
 pub use server::{ClaudeAi, ClaudeAiMock, RecordedUpload, UploadAnswer};

@@ -24,6 +24,9 @@ pub struct OAuthScript {
     /// Answer every refresh with this HTTP status and OAuth error instead (`[status, error]`).
     #[serde(default)]
     pub fail: Option<(u16, String)>,
+    /// Grant exactly these scopes, whatever a refresh asks for (a server that withholds some).
+    #[serde(default)]
+    pub grant_only: Option<Vec<String>>,
 }
 
 fn default_scopes() -> Vec<String> {
@@ -36,12 +39,18 @@ fn default_expires_in() -> u64 {
     3600
 }
 
+/// What the refresh tokens this endpoint issues start with.
+const ISSUED_REFRESH_PREFIX: &str = "sk-ant-ort01-mock-refresh-";
+
 /// One token request, without its secrets.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct RecordedTokenRequest {
     pub grant_type: Option<String>,
     pub scopes: Vec<String>,
+    /// The refresh token was the account's own.
     pub refresh_token_matched: bool,
+    /// The refresh token was one this endpoint issued earlier (a rotated pair), also accepted.
+    pub refresh_token_rotated: bool,
     pub status: u16,
 }
 
@@ -53,6 +62,9 @@ pub fn answer(script: &OAuthScript, body: &Value, issued: u64) -> (Response, Rec
         .map(|s| s.split_whitespace().map(str::to_owned).collect())
         .unwrap_or_default();
     let matched = body["refresh_token"].as_str() == Some(script.refresh_token.as_str());
+    let rotated = body["refresh_token"]
+        .as_str()
+        .is_some_and(|t| t.starts_with(ISSUED_REFRESH_PREFIX));
     let error = |status: u16, error: &str, description: &str| {
         let code = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST);
         let body = json!({"error": error, "error_description": description});
@@ -60,16 +72,16 @@ pub fn answer(script: &OAuthScript, body: &Value, issued: u64) -> (Response, Rec
     };
     let response = match (&script.fail, grant_type.as_deref()) {
         (Some((status, oauth_error)), _) => error(*status, oauth_error, "scripted failure"),
-        (None, Some("refresh_token")) if matched => {
-            let scopes = if requested.is_empty() {
-                script.scopes.clone()
-            } else {
-                requested.clone()
+        (None, Some("refresh_token")) if matched || rotated => {
+            let scopes = match &script.grant_only {
+                Some(granted) => granted.clone(),
+                None if requested.is_empty() => script.scopes.clone(),
+                None => requested.clone(),
             };
             let body = json!({
                 "token_type": "Bearer",
                 "access_token": format!("sk-ant-oat01-mock-access-{issued:04}"),
-                "refresh_token": format!("sk-ant-ort01-mock-refresh-{issued:04}"),
+                "refresh_token": format!("{ISSUED_REFRESH_PREFIX}{issued:04}"),
                 "expires_in": script.expires_in,
                 "scope": scopes.join(" "),
             });
@@ -88,6 +100,7 @@ pub fn answer(script: &OAuthScript, body: &Value, issued: u64) -> (Response, Rec
         grant_type,
         scopes: requested,
         refresh_token_matched: matched,
+        refresh_token_rotated: rotated,
         status: response.status().as_u16(),
     };
     (response, record)
@@ -103,6 +116,7 @@ mod tests {
             scopes: default_scopes(),
             expires_in: 60,
             fail: None,
+            grant_only: None,
         }
     }
 
@@ -125,6 +139,10 @@ mod tests {
     fn an_unknown_token_a_wrong_grant_and_a_scripted_failure_are_refused() {
         let wrong = json!({"grant_type": "refresh_token", "refresh_token": "other"});
         assert_eq!(answer(&script(), &wrong, 1).1.status, 400);
+        let rotated = json!({"grant_type": "refresh_token", "refresh_token": "sk-ant-ort01-mock-refresh-0001"});
+        let (response, record) = answer(&script(), &rotated, 2);
+        assert_eq!(response.status(), 200);
+        assert!(record.refresh_token_rotated && !record.refresh_token_matched);
         let grant = json!({"grant_type": "password"});
         assert_eq!(answer(&script(), &grant, 1).1.status, 400);
         let failing = OAuthScript {
@@ -133,5 +151,22 @@ mod tests {
         };
         let good = json!({"grant_type": "refresh_token", "refresh_token": "rt-1"});
         assert_eq!(answer(&failing, &good, 1).1.status, 503);
+    }
+
+    #[tokio::test]
+    async fn a_server_that_withholds_scopes_grants_only_its_own_list() {
+        let stingy = OAuthScript {
+            grant_only: Some(vec!["user:inference".into()]),
+            ..script()
+        };
+        let body = json!({"grant_type": "refresh_token", "refresh_token": "rt-1", "scope": "user:inference user:projects:read"});
+        let (response, record) = answer(&stingy, &body, 1);
+        assert_eq!(response.status(), 200);
+        assert_eq!(record.scopes, ["user:inference", "user:projects:read"]);
+        let granted = axum::body::to_bytes(response.into_body(), 1 << 16)
+            .await
+            .unwrap();
+        let granted: Value = serde_json::from_slice(&granted).unwrap();
+        assert_eq!(granted["scope"], "user:inference");
     }
 }

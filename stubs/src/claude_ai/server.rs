@@ -18,6 +18,8 @@ use super::design::{DesignRequest, DesignScript, OtherRequest};
 use super::design_routes::{self, DesignState};
 use super::multipart::parse_single_file;
 use super::oauth::{OAuthScript, RecordedTokenRequest};
+use super::projects::{ProjectRequest, ProjectScript, ProjectState};
+use super::projects_routes::{self, ProjectsState};
 use crate::loopback::Loopback;
 
 /// What the upload endpoint answers for a file: `[[upload]]` in a scenario.
@@ -85,12 +87,19 @@ struct Shared {
     oauth: Option<OAuthScript>,
     token_requests: Mutex<Vec<RecordedTokenRequest>>,
     design: DesignState,
+    projects: ProjectsState,
     other_requests: Mutex<Vec<OtherRequest>>,
 }
 
 impl FromRef<Arc<Shared>> for DesignState {
     fn from_ref(shared: &Arc<Shared>) -> Self {
         shared.design.clone()
+    }
+}
+
+impl FromRef<Arc<Shared>> for ProjectsState {
+    fn from_ref(shared: &Arc<Shared>) -> Self {
+        shared.projects.clone()
     }
 }
 
@@ -115,6 +124,7 @@ impl ClaudeAi {
                 oauth,
                 token_requests: Mutex::new(Vec::new()),
                 design: DesignState::new(DesignScript::default()),
+                projects: ProjectsState::default(),
                 other_requests: Mutex::new(Vec::new()),
             }),
         }
@@ -124,6 +134,13 @@ impl ClaudeAi {
     /// session, no requests, consent and grants as scripted. Clones share the change.
     pub fn with_design(self, script: DesignScript) -> Self {
         self.shared.design.replace(script);
+        self
+    }
+
+    /// Serves `script`'s Project on the Projects routes (none until then: they answer 404),
+    /// starting afresh. Clones share the change.
+    pub fn with_project(self, script: ProjectScript) -> Self {
+        self.shared.projects.replace(script);
         self
     }
 
@@ -144,6 +161,7 @@ impl ClaudeAi {
             .route("/api/oauth/file_upload", post(upload))
             .route("/v1/oauth/token", post(token))
             .merge(design_routes::routes())
+            .merge(projects_routes::routes())
     }
 
     fn finish(&self, routes: Router<Arc<Shared>>) -> Router {
@@ -155,6 +173,15 @@ impl ClaudeAi {
 
     pub fn design_requests(&self) -> Vec<DesignRequest> {
         self.shared.design.requests()
+    }
+
+    pub fn project_requests(&self) -> Vec<ProjectRequest> {
+        self.shared.projects.requests()
+    }
+
+    /// What the Project holds now, when one is served.
+    pub fn project_state(&self) -> Option<ProjectState> {
+        self.shared.projects.state()
     }
 
     /// Requests to paths no route serves, when served by [`router_alone`](Self::router_alone).
@@ -182,7 +209,7 @@ impl ClaudeAi {
 /// The mock served alone on 127.0.0.1 (benchmarks, client tests); dropping it stops it.
 pub struct ClaudeAiMock {
     server: Loopback,
-    claude_ai: ClaudeAi,
+    pub claude_ai: ClaudeAi,
 }
 
 impl ClaudeAiMock {
@@ -375,6 +402,7 @@ mod tests {
             scopes: vec!["user:inference".into()],
             expires_in: 3600,
             fail: None,
+            grant_only: None,
         };
         let mock = ClaudeAiMock::serve(ClaudeAi::with_oauth(Vec::new(), Some(script)))
             .await
