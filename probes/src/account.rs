@@ -18,6 +18,10 @@ use stubs::claude_ai::OAuthScript;
 pub const ACCESS_TOKEN: &str = "sk-ant-oat01-conformance-account-access";
 /// Its refresh token; the mock's token endpoint accepts only this one.
 pub const REFRESH_TOKEN: &str = "sk-ant-ort01-conformance-account-refresh";
+/// The session access token of a remote session (`CLAUDE_CODE_SESSION_ACCESS_TOKEN`), shaped
+/// like the JWT it stands for; Projects then calls the session route.
+pub const SESSION_TOKEN: &str =
+    "eyJhbGciOiJFUzI1NiJ9.eyJjb25mb3JtYW5jZSI6InNlc3Npb24ifQ.c2Vzc2lvbg";
 pub const ORGANIZATION_UUID: &str = "7e57c0de-0000-4000-8000-00000000a11c";
 pub const ACCOUNT_UUID: &str = "7e57c0de-0000-4000-8000-0000000acc75";
 
@@ -43,6 +47,12 @@ pub struct Account {
     /// The token endpoint refuses every refresh with `[status, error]`.
     #[serde(default)]
     pub refresh_fails: Option<(u16, String)>,
+    /// The login was made with this custom OAuth client (`clientId` in the credentials).
+    #[serde(default)]
+    pub client_id: Option<String>,
+    /// The token endpoint grants exactly these scopes, whatever a refresh asks for.
+    #[serde(default)]
+    pub refresh_grants: Option<Vec<String>>,
 }
 
 fn default_scopes() -> Vec<String> {
@@ -81,6 +91,9 @@ impl Account {
         if self.refresh_token {
             oauth["refreshToken"] = json!(REFRESH_TOKEN);
         }
+        if let Some(client) = &self.client_id {
+            oauth["clientId"] = json!(client);
+        }
         let credentials = dir.join(".credentials.json");
         std::fs::write(
             &credentials,
@@ -114,6 +127,7 @@ impl Account {
             scopes: self.scopes.clone(),
             expires_in: 3600,
             fail: self.refresh_fails.clone(),
+            grant_only: self.refresh_grants.clone(),
         }
     }
 
@@ -143,4 +157,5 @@ impl Account {
 pub fn redact(text: &str) -> String {
     text.replace(ACCESS_TOKEN, "[account access token]")
         .replace(REFRESH_TOKEN, "[account refresh token]")
+        .replace(SESSION_TOKEN, "[session token]")
 }

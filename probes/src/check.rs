@@ -33,7 +33,9 @@ pub enum CheckKind {
     /// Every tool_use of every assistant turn is answered exactly once, in the next request, in
     /// one user message.
     Pairing,
-    /// A file in the run's cwd (`~/` for HOME) afterwards: `equals`, `contains`, `absent`.
+    /// A file in the run's cwd (`~/` for HOME) afterwards: `equals`, `contains`, `absent`, `mode`
+    /// (its permission bits); a `*` in a path segment matches any name there, and the pattern
+    /// must name exactly one file.
     File,
     /// The stream-json stdout: `events` (the sequence of `type[/subtype]`), `keys` (the exact
     /// top-level key set per event kind).
@@ -46,7 +48,8 @@ pub enum CheckKind {
     /// as an acceptance criterion, not a benchmark.
     Process,
     /// The `tools[]` entry `tool` of main-loop request `request`: its description against
-    /// `equals`/`contains`/`not_contains`, its input schema against `input_schema`, its property
+    /// `equals`/`contains`/`not_contains`, its input schema against `input_schema` (all of it) or
+    /// `matches` (a JSON subset: the shape without our own descriptions), its property
     /// names against `includes`/`excludes`.
     ToolDef,
     /// The system prompt of main-loop request `request` (blocks joined): `contains`,
@@ -83,6 +86,14 @@ pub enum CheckKind {
     /// (a JSON subset of the ordered list: grant type, scopes asked for, whether the refresh token
     /// was the account's, status).
     Oauth,
+    /// The mock claude.ai's Projects API (both transports), in arrival order: `equals` (how many
+    /// requests), `matches` (a JSON subset of the whole ordered list), `method` (only requests of
+    /// this operation, e.g. `write-doc`).
+    Project,
+    /// The attached Project after the run: `matches` (a JSON subset of its state: `docs` with
+    /// path and content, `uploads`, `knowledge_size`), `unchanged = true` (exactly as the scenario
+    /// seeded it).
+    ProjectState,
 }
 
 /// One `[[check]]` table. Which fields apply depends on `kind`; `validate` says which are missing.
@@ -128,10 +139,41 @@ pub struct CheckSpec {
     pub view: Option<String>,
     /// The channel whose run the check reads (default: every channel the scenario runs).
     pub channel: Option<crate::host::Channel>,
+    /// `file`: the file's permission bits, four octal digits (`0600`).
+    pub mode: Option<String>,
+    /// `project_state`: the Project holds exactly what the scenario seeded.
+    pub unchanged: Option<bool>,
     /// Why a target differs; required inside `differs.<target>`.
     pub reason: Option<String>,
     /// Per-target expectations that replace fields of this check: `differs."claude@2.1.235"`.
     pub differs: Option<BTreeMap<String, CheckSpec>>,
+}
+
+/// The paths under `base` that `rel` names, a `*` in a segment matching any name there (the
+/// session's own folder, whose name is a fresh id); without a `*`, the one path.
+fn resolve_pattern(base: &std::path::Path, rel: &str) -> Vec<std::path::PathBuf> {
+    let mut found = vec![base.to_path_buf()];
+    for segment in rel.split('/').filter(|s| !s.is_empty()) {
+        if !segment.contains('*') {
+            found = found.into_iter().map(|p| p.join(segment)).collect();
+            continue;
+        }
+        let Ok(glob) = globset::Glob::new(segment) else {
+            return Vec::new();
+        };
+        let matcher = glob.compile_matcher();
+        found = found
+            .iter()
+            .filter_map(|dir| std::fs::read_dir(dir).ok())
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.file_name().is_some_and(|n| matcher.is_match(n)))
+            .collect();
+        found.sort();
+    }
+    found.retain(|p| p.exists() || p.symlink_metadata().is_ok());
+    found
 }
 
 /// What one check concluded for one run.
@@ -161,7 +203,7 @@ impl CheckSpec {
     /// Names the first missing or misplaced field, for the scenario loader's error.
     pub fn validate(&self) -> Result<(), (&'static str, String)> {
         let Some(kind) = self.kind else {
-            return Err(("kind", "missing: one of exit, result, requests, tools, tool_result, pairing, file, events, stderr, stdout, mcp, tool_def, system, user_context, process, tool_use_result, uploads, view, screen, design, oauth".into()));
+            return Err(("kind", "missing: one of exit, result, requests, tools, tool_result, pairing, file, events, stderr, stdout, mcp, tool_def, system, user_context, process, tool_use_result, uploads, view, screen, design, oauth, project, project_state".into()));
         };
         let need = |ok: bool, field: &'static str, what: &str| {
             if ok {
@@ -196,11 +238,20 @@ impl CheckSpec {
                 "tool_use_id",
                 "the tool_use id it answers",
             )?,
-            CheckKind::File => need(
-                self.path.is_some(),
-                "path",
-                "a path relative to the run's cwd",
-            )?,
+            CheckKind::File => {
+                need(
+                    self.path.is_some(),
+                    "path",
+                    "a path relative to the run's cwd",
+                )?;
+                need(
+                    self.mode.as_deref().is_none_or(|m| {
+                        m.len() == 4 && m.bytes().all(|b| (b'0'..=b'7').contains(&b))
+                    }),
+                    "mode",
+                    "four octal digits, e.g. \"0600\"",
+                )?
+            }
             CheckKind::Events => need(
                 self.events.is_some() || self.keys.is_some(),
                 "events",
@@ -258,7 +309,12 @@ impl CheckSpec {
                 "equals",
                 "a count (`equals`) or `matches`",
             )?,
-            CheckKind::Design | CheckKind::Oauth => need(
+            CheckKind::ProjectState => need(
+                self.matches.is_some() || self.unchanged == Some(true),
+                "matches",
+                "`matches` or `unchanged = true`",
+            )?,
+            CheckKind::Design | CheckKind::Oauth | CheckKind::Project => need(
                 self.matches.is_some() || self.equals.as_ref().is_some_and(Value::is_u64),
                 "equals",
                 "a count (`equals`) or `matches`",
@@ -324,6 +380,8 @@ impl CheckSpec {
             matches,
             view,
             channel,
+            mode,
+            unchanged,
             reason
         );
         if over.equals.is_some() || over.contains.is_some() || over.not_contains.is_some() {
@@ -421,6 +479,8 @@ fn kind_name(kind: CheckKind) -> &'static str {
         CheckKind::View => "view",
         CheckKind::Screen => "screen",
         CheckKind::Design => "design",
+        CheckKind::Project => "project",
+        CheckKind::ProjectState => "project_state",
         CheckKind::Oauth => "oauth",
     }
 }
@@ -558,19 +618,54 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
         CheckKind::Pairing => pairing(&requests),
         CheckKind::File => {
             let rel = spec.path.as_deref().unwrap_or_default();
-            let path = match rel.strip_prefix("~/") {
-                Some(home_rel) => run.home.join(home_rel),
-                None => run.cwd.join(rel),
+            let (base, rel_in) = match rel.strip_prefix("~/") {
+                Some(home_rel) => (&run.home, home_rel),
+                None => (&run.cwd, rel),
             };
-            let content = std::fs::read_to_string(&path);
+            let found = resolve_pattern(base, rel_in);
             if spec.absent == Some(true) {
-                return if path.exists() {
-                    Err(format!("`{rel}` exists but should not"))
-                } else {
-                    Ok(())
+                return match found.as_slice() {
+                    [] => Ok(()),
+                    _ => Err(format!("`{rel}` exists but should not")),
                 };
             }
-            let content = content.map_err(|e| format!("`{rel}` cannot be read: {e}"))?;
+            let path = match found.as_slice() {
+                [one] => one.clone(),
+                [] => base.join(rel_in),
+                many => {
+                    return Err(format!(
+                        "`{rel}` names {} files, not one:\n{}",
+                        many.len(),
+                        many.iter()
+                            .map(|p| format!("  {}", run.places.redact(&p.display().to_string())))
+                            .collect::<Vec<_>>()
+                            .join("\n")
+                    ))
+                }
+            };
+            if let Some(want) = &spec.mode {
+                use std::os::unix::fs::PermissionsExt;
+                let seen = std::fs::metadata(&path)
+                    .map_err(|e| format!("`{rel}` cannot be read: {e}"))?
+                    .permissions()
+                    .mode()
+                    & 0o7777;
+                if format!("{seen:04o}") != *want {
+                    return Err(format!(
+                        "`{rel}`: mode {}",
+                        expected_seen(want, format!("{seen:04o}"))
+                    ));
+                }
+            }
+            if spec.contains.is_none() && spec.not_contains.is_none() && spec.equals.is_none() {
+                return if path.exists() {
+                    Ok(())
+                } else {
+                    Err(format!("`{rel}` does not exist"))
+                };
+            }
+            let content = std::fs::read_to_string(&path)
+                .map_err(|e| format!("`{rel}` cannot be read: {e}"))?;
             text_expectations(spec, &content)
         }
         CheckKind::Events => {
@@ -613,6 +708,8 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
         CheckKind::ToolUseResult => crate::check_json::tool_use_result(spec, run),
         CheckKind::Uploads => crate::check_json::uploads(spec, run),
         CheckKind::Design => crate::check_json::design(spec, run),
+        CheckKind::Project => crate::check_json::project(spec, run),
+        CheckKind::ProjectState => crate::check_json::project_state(spec, run),
         CheckKind::Oauth => crate::check_json::oauth(spec, run),
         CheckKind::View => {
             let text = match spec.view.as_deref() {
@@ -675,6 +772,9 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
                         &serde_json::to_string_pretty(&tool["input_schema"]).unwrap_or_default(),
                     ));
                 }
+            }
+            if let Some(want) = &spec.matches {
+                crate::check_json::subset(want, &tool["input_schema"], "input_schema")?;
             }
             text_expectations(spec, tool["description"].as_str().unwrap_or_default())
         }

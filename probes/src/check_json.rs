@@ -78,6 +78,38 @@ pub fn design(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
     ordered(spec, run, &seen, "Design requests")
 }
 
+/// `project`: what the Projects API received on either transport, in order (optionally one
+/// operation, `method`): how many (`equals`) and what (`matches`, the whole ordered list).
+pub fn project(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
+    let seen: Vec<Value> = run
+        .project
+        .iter()
+        .map(|r| serde_json::to_value(r).unwrap_or_default())
+        .filter(|r| spec.method.as_deref().is_none_or(|m| r["op"] == m))
+        .collect();
+    ordered(spec, run, &seen, "Projects API requests")
+}
+
+/// `project_state`: the Project after the run, against `matches`, or exactly as seeded
+/// (`unchanged`).
+pub fn project_state(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
+    let (Some(before), Some(after)) = (&run.project_seeded, &run.project_state) else {
+        return Err("the scenario attaches no `[project]`".into());
+    };
+    let after_json = serde_json::to_value(after).unwrap_or_default();
+    if spec.unchanged == Some(true) && before != after {
+        return Err(format!(
+            "the Project changed\n  seeded: {}\n  after:  {}",
+            serde_json::to_value(before).unwrap_or_default(),
+            after_json
+        ));
+    }
+    if let Some(want) = &spec.matches {
+        subset(want, &redacted(run, &after_json), "project")?;
+    }
+    Ok(())
+}
+
 /// `oauth`: the token endpoint's requests, in order.
 pub fn oauth(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
     let seen: Vec<Value> = run

@@ -40,6 +40,10 @@ pub struct ProbeRecord<'a> {
     pub design: &'a [stubs::claude_ai::DesignRequest],
     /// Requests the mock's OAuth token endpoint received.
     pub token_requests: &'a [stubs::claude_ai::RecordedTokenRequest],
+    /// Requests the mock's Projects API received, and the Project as seeded and afterwards.
+    pub project: &'a [stubs::claude_ai::ProjectRequest],
+    pub project_seeded: Option<&'a stubs::claude_ai::ProjectState>,
+    pub project_state: Option<&'a stubs::claude_ai::ProjectState>,
     pub checks: &'a [CheckOutcome],
 }
 
@@ -73,6 +77,9 @@ pub fn write(
         uploads: &run.uploads,
         design: &run.design,
         token_requests: &run.token_requests,
+        project: &run.project,
+        project_seeded: run.project_seeded.as_ref(),
+        project_state: run.project_state.as_ref(),
         checks,
     };
     let path = dir

@@ -9,18 +9,19 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use serde_json::Value;
 use stubs::claude_ai::{
-    ClaudeAi, DesignRequest, DesignScript, RecordedTokenRequest, RecordedUpload,
+    ClaudeAi, DesignRequest, DesignScript, ProjectRequest, ProjectScript, ProjectState,
+    RecordedTokenRequest, RecordedUpload, Tokens,
 };
 use stubs::messages::{Block, FileWrite, MessagesStub, RecordedRequest, Split, StubConfig, Turn};
 use tokio::io::AsyncReadExt;
 
-use crate::account::{Account, ACCESS_TOKEN};
+use crate::account::{Account, ACCESS_TOKEN, ORGANIZATION_UUID, SESSION_TOKEN};
 use crate::host::{Asked, Channel, Decisions};
 use crate::isolation::IsolatedNetwork;
 use crate::mcp::{McpSetup, ServerRecord};
 use crate::placeholders::Places;
 use crate::process::{collect, kill_group, wait_or_kill, Exited};
-use crate::scenario::{Fixture, Network, Scenario};
+use crate::scenario::{Fixture, FixtureKind, Network, Scenario};
 use crate::target::Target;
 
 /// The fake key every target gets; real keys are never passed through.
@@ -81,6 +82,11 @@ pub struct RunOutcome {
     pub uploads: Vec<RecordedUpload>,
     /// What the mock claude.ai's Design endpoints received, in arrival order.
     pub design: Vec<DesignRequest>,
+    /// What the mock claude.ai's Projects API received (both transports), in arrival order.
+    pub project: Vec<ProjectRequest>,
+    /// The attached Project as seeded, and after the run.
+    pub project_seeded: Option<ProjectState>,
+    pub project_state: Option<ProjectState>,
     /// Where the run's sockets were.
     pub network: Network,
     /// What the mock's OAuth token endpoint received (no token values).
@@ -144,6 +150,20 @@ pub async fn run_scenario(
         let design: DesignScript = serde_json::from_value(expanded)?;
         claude_ai = claude_ai.with_design(design.with_account_token(ACCESS_TOKEN));
     }
+    let project = match &scenario.project {
+        Some(project) => {
+            let expanded = places.expand_json(&serde_json::to_value(project)?);
+            let mut project: ProjectScript = serde_json::from_value(expanded)?;
+            project.organization = Some(ORGANIZATION_UUID.into());
+            project.tokens = Tokens {
+                account: Some(ACCESS_TOKEN.into()),
+                session: Some(SESSION_TOKEN.into()),
+            };
+            claude_ai = claude_ai.with_project(project.clone());
+            Some(project)
+        }
+        None => None,
+    };
     let config = StubConfig {
         main_model: scenario.model().to_owned(),
         turns,
@@ -240,6 +260,17 @@ pub async fn run_scenario(
         }
         env.remove("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC");
     }
+    if let Some(project) = &project {
+        if project.attached {
+            env.insert("CLAUDE_PROJECT_UUID".into(), project.uuid.clone());
+        }
+        if project.session_token {
+            env.insert(
+                "CLAUDE_CODE_SESSION_ACCESS_TOKEN".into(),
+                SESSION_TOKEN.into(),
+            );
+        }
+    }
     if let Some(net) = &isolated {
         env.insert("NODE_EXTRA_CA_CERTS".into(), net.ca().display().to_string());
     }
@@ -255,6 +286,9 @@ pub async fn run_scenario(
     }
     // An empty value in a scenario unsets a default (e.g. no API key for an OAuth run).
     env.retain(|_, v| !v.is_empty());
+    if project.as_ref().is_some_and(|p| p.empty_uuid) {
+        env.insert("CLAUDE_PROJECT_UUID".into(), String::new());
+    }
     if channel == Channel::Pty {
         // A returning user of this project: no onboarding, the key and the folder already trusted.
         crate::host::terminal::prepare_home(&home, &cwd, env.get("ANTHROPIC_API_KEY"))
@@ -347,6 +381,9 @@ pub async fn run_scenario(
         uploads: claude_ai.uploads(),
         design: claude_ai.design_requests(),
         token_requests: claude_ai.token_requests(),
+        project: claude_ai.project_requests(),
+        project_seeded: project.as_ref().map(ProjectScript::seeded_state),
+        project_state: claude_ai.project_state(),
         network: scenario.network,
         _root: root,
     })
@@ -444,7 +481,25 @@ fn write_fixture(fixture: &Fixture, places: &Places, cwd: &Path, home: &Path) ->
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)?;
     }
-    std::fs::write(&path, stubs::mcp::expand(&places.expand(&fixture.content)))?;
+    match fixture.kind {
+        FixtureKind::File => match fixture.size {
+            // Sparse: a 25 MiB fixture costs nothing to make.
+            Some(size) => std::fs::File::create(&path)?.set_len(size)?,
+            None => std::fs::write(&path, stubs::mcp::expand(&places.expand(&fixture.content)))?,
+        },
+        FixtureKind::Dir => std::fs::create_dir_all(&path)?,
+        FixtureKind::Fifo => {
+            let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes())?;
+            // SAFETY: a valid NUL-terminated path; mkfifo only reads it.
+            if unsafe { libc::mkfifo(c.as_ptr(), 0o644) } != 0 {
+                return Err(std::io::Error::last_os_error().into());
+            }
+        }
+        FixtureKind::Symlink => {
+            let target = places.expand(fixture.target.as_deref().unwrap_or_default());
+            std::os::unix::fs::symlink(target, &path)?;
+        }
+    }
     if let Some(age) = fixture.age_s {
         let when = std::time::SystemTime::now() - Duration::from_secs(age);
         std::fs::File::options()

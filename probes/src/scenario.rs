@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
-use stubs::claude_ai::{DesignScript, UploadAnswer};
+use stubs::claude_ai::{DesignScript, ProjectScript, UploadAnswer};
 use stubs::mcp::McpScript;
 use stubs::messages::{Split, Turn};
 use toml::Spanned;
@@ -71,6 +71,9 @@ pub struct Scenario {
     /// What the mock claude.ai's Design endpoints play (`/v1/design/…`).
     #[serde(default)]
     pub design: Option<DesignScript>,
+    /// The claude.ai Project the session is attached to, served on both Projects transports.
+    #[serde(default)]
+    pub project: Option<ProjectScript>,
     #[serde(default, rename = "turn")]
     pub turns: Vec<Turn>,
     /// How the host answers for the user, one run each (`print` when absent: `-p`, nobody asked).
@@ -109,14 +112,34 @@ pub enum Network {
 #[serde(deny_unknown_fields)]
 pub struct Fixture {
     pub path: String,
+    /// What the path is: a regular `file` (the default), a `dir`, a `fifo`, or a `symlink` to
+    /// `target`.
+    #[serde(default)]
+    pub kind: FixtureKind,
     #[serde(default)]
     pub content: String,
+    /// A regular file of this many bytes (sparse, zeros), instead of `content`.
+    #[serde(default)]
+    pub size: Option<u64>,
+    /// Where a `symlink` points (placeholders expanded).
+    #[serde(default)]
+    pub target: Option<String>,
     /// Unix permission bits, e.g. `0o000` for an unreadable file.
     #[serde(default)]
     pub mode: Option<u32>,
     /// Seconds before the run its modification time is set to, for tools that order by it.
     #[serde(default)]
     pub age_s: Option<u64>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FixtureKind {
+    #[default]
+    File,
+    Dir,
+    Fifo,
+    Symlink,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -212,10 +235,37 @@ impl Scenario {
             }
             names.push(&server.name);
         }
+        for fixture in &scenario.files {
+            let wrong = match fixture.kind {
+                FixtureKind::Symlink if fixture.target.is_none() => {
+                    Some("a `symlink` needs a `target`")
+                }
+                FixtureKind::Symlink | FixtureKind::Dir | FixtureKind::Fifo
+                    if !fixture.content.is_empty() || fixture.size.is_some() =>
+                {
+                    Some("only a regular `file` has `content` or `size`")
+                }
+                FixtureKind::File if fixture.target.is_some() => {
+                    Some("only a `symlink` has a `target`")
+                }
+                FixtureKind::File if fixture.size.is_some() && !fixture.content.is_empty() => {
+                    Some("a file has `content` or `size`, not both")
+                }
+                _ => None,
+            };
+            if let Some(wrong) = wrong {
+                return Err(err(format!(
+                    "line {}: `[[file]]` `{}`: {wrong}",
+                    find_line(source, &format!("\"{}\"", fixture.path)),
+                    fixture.path
+                )));
+            }
+        }
         if scenario.network != Network::Isolated {
             for (field, set) in [
                 ("account", scenario.account.is_some()),
                 ("design", scenario.design.is_some()),
+                ("project", scenario.project.is_some()),
             ] {
                 if set {
                     return Err(err(format!(

@@ -180,6 +180,7 @@ fn requests(run: &RunOutcome, prompt: &str, out: &mut String) {
     mcp_servers(run, out);
     uploads(run, out);
     design(run, out);
+    project(run, out);
     token_requests(run, out);
 
     let requests = run.main_requests();
@@ -464,6 +465,70 @@ fn design(run: &RunOutcome, out: &mut String) {
     }
 }
 
+/// The Projects API's requests in arrival order (the start-up detail fetch, then the tool's), and
+/// the Project afterwards when it changed: its docs by path, size and a digest prefix.
+fn project(run: &RunOutcome, out: &mut String) {
+    for r in &run.project {
+        let mut what = vec![r.op.map_or("unknown".into(), |op| {
+            serde_json::to_value(op)
+                .unwrap_or_default()
+                .as_str()
+                .unwrap_or_default()
+                .to_owned()
+        })];
+        if let Some(name) = &r.names {
+            what.push(name.clone());
+        }
+        if let Some(name) = &r.file_name {
+            what.push(format!("file_name={name}"));
+        }
+        if let (Some(bytes), Some(sha)) = (r.content_bytes, &r.content_sha256) {
+            what.push(format!("content={bytes}B sha256:{}", &sha[..12]));
+        }
+        if let Some(q) = &r.query {
+            what.push(format!(
+                "query={q:?} n={}",
+                r.n.map_or("none".into(), |n| n.to_string())
+            ));
+        }
+        let scoped = match r.scoped {
+            Some(true) => " org+project ok",
+            Some(false) => " WRONG org or project",
+            None => "",
+        };
+        writeln!(
+            out,
+            "project {:?} {} {}{scoped} bearer={:?} → {}",
+            r.transport,
+            r.http_method,
+            crate::account::redact(&run.places.redact(&what.join(" "))),
+            r.bearer,
+            r.status
+        )
+        .unwrap();
+    }
+    if let (Some(before), Some(after)) = (&run.project_seeded, &run.project_state) {
+        if before != after {
+            for d in &after.docs {
+                writeln!(
+                    out,
+                    "project after: {} {}B sha256:{}",
+                    d.path,
+                    d.bytes,
+                    &d.sha256[..12]
+                )
+                .unwrap();
+            }
+            writeln!(
+                out,
+                "project after: knowledge_size {}",
+                after.knowledge_size
+            )
+            .unwrap();
+        }
+    }
+}
+
 /// The token endpoint's requests, in order (their shape; token values are never recorded).
 fn token_requests(run: &RunOutcome, out: &mut String) {
     for t in &run.token_requests {
@@ -474,6 +539,8 @@ fn token_requests(run: &RunOutcome, out: &mut String) {
             t.scopes.join(" "),
             if t.refresh_token_matched {
                 "the account's"
+            } else if t.refresh_token_rotated {
+                "a rotated one"
             } else {
                 "unknown"
             },
