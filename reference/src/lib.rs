@@ -14,6 +14,7 @@ pub mod mcp;
 pub mod net;
 pub mod permissions;
 pub mod policy;
+pub mod projects;
 pub mod search;
 pub mod tools;
 pub mod upload;

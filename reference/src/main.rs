@@ -84,6 +84,7 @@ fn real_main() -> i32 {
     }
     claude_reference::policy::refresh(&home);
     let design = claude_reference::design::enabled(&home);
+    let projects = claude_reference::projects::enabled(&home);
     let api_key = std::env::var("ANTHROPIC_API_KEY")
         .ok()
         .filter(|k| !k.is_empty());
@@ -136,16 +137,25 @@ fn real_main() -> i32 {
             user: false,
             plan_mode: false,
             design,
+            projects,
         },
         host,
         allowed_tools: args.allowed_tools.clone(),
         disallowed_tools: args.disallowed_tools.clone(),
+        attached_project: None,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .expect("a tokio runtime starts");
+    let mut config = config;
+    if let Some(project) = claude_reference::projects::attached() {
+        config.attached_project = runtime.block_on(claude_reference::projects::context::block(
+            &config.home,
+            &project,
+        ));
+    }
     runtime.block_on(agent::run(config))
 }
 

@@ -21,3 +21,21 @@ pub fn http_client(timeout: Option<Duration>) -> reqwest::Client {
     }
     builder.build().unwrap_or_default()
 }
+
+/// What Node's HTTP client (axios) says for a timeout, the words 2.1.235's errors carry.
+pub fn timeout_text(timeout: Duration) -> String {
+    format!("timeout of {}ms exceeded", timeout.as_millis())
+}
+
+/// A transport failure in the words of the HTTP client 2.1.235 uses, where one maps.
+pub fn network_text(e: &reqwest::Error, timeout: Duration) -> String {
+    if e.is_timeout() {
+        timeout_text(timeout)
+    } else if e.is_connect() {
+        "connect ECONNREFUSED".to_owned()
+    } else if e.is_request() || e.is_body() || e.is_decode() {
+        "socket hang up".to_owned()
+    } else {
+        e.to_string()
+    }
+}

@@ -62,6 +62,8 @@ pub struct Config {
     /// `--allowedTools` / `--disallowedTools` rules.
     pub allowed_tools: Vec<String>,
     pub disallowed_tools: Vec<String>,
+    /// The attached claude.ai Project's context block, fetched at start.
+    pub attached_project: Option<String>,
 }
 
 /// Runs the session and returns the process exit status. MCP servers are started first (after
@@ -301,6 +303,7 @@ impl<'a> Session<'a> {
                 &instructions.entries,
                 instructions.auto_index.as_deref(),
                 &instructions.pinned,
+                config.attached_project.as_deref(),
                 &today(),
             )}),
         );

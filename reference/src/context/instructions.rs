@@ -563,6 +563,7 @@ pub fn user_context(
     entries: &[Entry],
     auto_index: Option<&str>,
     pinned: &[(PathBuf, String)],
+    attached_project: Option<&str>,
     date: &str,
 ) -> String {
     let mut s = String::from(
@@ -596,6 +597,9 @@ pub fn user_context(
                 path.display()
             ));
         }
+    }
+    if let Some(block) = attached_project {
+        s.push_str(&format!("# attachedProject\n{block}\n"));
     }
     s.push_str(&format!("# currentDate\nToday's date is {date}.\n\nUse this context only where it bears on the task.\n</system-reminder>\n\n"));
     s

@@ -80,6 +80,8 @@ pub struct Login {
     pub scopes: Vec<String>,
     /// The plan (`subscriptionType`), when the stored login names one.
     pub subscription: Option<String>,
+    /// The OAuth client of a login made with a custom client (`clientId`); none for the standard one.
+    pub client_id: Option<String>,
     pub origin: Origin,
 }
 
@@ -107,6 +109,7 @@ pub fn login(home: &Path) -> Option<Login> {
             expires_at: None,
             scopes: vec!["user:inference".into()],
             subscription: None,
+            client_id: None,
             origin: Origin::Env,
         });
     }
@@ -132,6 +135,10 @@ pub fn login(home: &Path) -> Option<Login> {
             })
             .unwrap_or_default(),
         subscription: o["subscriptionType"].as_str().map(str::to_owned),
+        client_id: o["clientId"]
+            .as_str()
+            .filter(|c| !c.is_empty())
+            .map(str::to_owned),
         origin: Origin::File,
     })
 }
@@ -220,7 +227,7 @@ const KEPT_PRODUCT_SCOPES: [&str; 3] =
     ["user:projects:read", "user:projects:write", "user:plugins"];
 
 /// What a refresh requests: the claude.ai scopes, then the kept product scopes the login holds.
-fn refresh_scopes(held: &[String]) -> Vec<String> {
+pub fn refresh_scopes(held: &[String]) -> Vec<String> {
     let kept = KEPT_PRODUCT_SCOPES
         .iter()
         .filter(|s| held.iter().any(|h| h == *s));
@@ -239,33 +246,65 @@ pub async fn refresh(
     home: &Path,
     rejected: &str,
 ) -> bool {
-    let Some(current) = login(home) else {
+    let Some(current) = login(home).filter(|l| l.access_token == rejected) else {
         return false;
     };
-    let Some(refresh_token) = current.refresh_token.clone() else {
-        return false;
-    };
-    if current.access_token != rejected {
-        return false;
-    }
+    let scopes = refresh_scopes(&current.scopes);
+    refresh_with_scopes(http, config, home, &current, &scopes)
+        .await
+        .is_ok()
+}
+
+/// Why a refresh gave no saved token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RefreshFailure {
+    /// The login has no refresh token.
+    NotRefreshable,
+    /// The token endpoint refused or could not be reached; the text says how.
+    Endpoint(String),
+    /// The new pair could not be saved (the server has already rotated the stored one).
+    SaveFailed,
+}
+
+/// One refresh of `current` asking for `scopes`; the new pair, with the scopes the server granted,
+/// saved to the credentials file and returned.
+pub async fn refresh_with_scopes(
+    http: &reqwest::Client,
+    config: &OAuthConfig,
+    home: &Path,
+    current: &Login,
+    scopes: &[String],
+) -> Result<Login, RefreshFailure> {
+    let refresh_token = current
+        .refresh_token
+        .clone()
+        .ok_or(RefreshFailure::NotRefreshable)?;
     let body = json!({
         "grant_type": "refresh_token",
         "refresh_token": refresh_token,
         "client_id": config.client_id,
-        "scope": refresh_scopes(&current.scopes).join(" "),
+        "scope": scopes.join(" "),
     });
-    let Ok(response) = http.post(&config.token_url).json(&body).send().await else {
-        return false;
-    };
-    if !response.status().is_success() {
-        return false;
+    let response = http
+        .post(&config.token_url)
+        .json(&body)
+        .send()
+        .await
+        .map_err(|e| RefreshFailure::Endpoint(e.without_url().to_string()))?;
+    let status = response.status();
+    if !status.is_success() {
+        return Err(RefreshFailure::Endpoint(format!(
+            "Request failed with status code {}",
+            status.as_u16()
+        )));
     }
-    let Ok(answer) = response.json::<Value>().await else {
-        return false;
-    };
-    let Some(access) = answer["access_token"].as_str() else {
-        return false;
-    };
+    let answer: Value = response
+        .json()
+        .await
+        .map_err(|e| RefreshFailure::Endpoint(e.without_url().to_string()))?;
+    let access = answer["access_token"]
+        .as_str()
+        .ok_or_else(|| RefreshFailure::Endpoint("no access_token in the answer".into()))?;
     let file = credentials_file(home);
     let mut stored: Value = std::fs::read_to_string(&file)
         .ok()
@@ -284,7 +323,8 @@ pub async fn refresh(
             .collect::<Vec<_>>());
     }
     let text = serde_json::to_string(&stored).unwrap_or_default();
-    write_private(&file, &text).is_ok()
+    write_private(&file, &text).map_err(|_| RefreshFailure::SaveFailed)?;
+    login(home).ok_or(RefreshFailure::SaveFailed)
 }
 
 /// Writes `text` to `file` readable by its owner only.
@@ -326,6 +366,7 @@ mod tests {
             expires_at: None,
             scopes: vec![DESIGN_SCOPE.into()],
             subscription: None,
+            client_id: None,
             origin: Origin::File,
         };
         assert!(!l.design_ready());

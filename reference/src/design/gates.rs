@@ -50,7 +50,7 @@ pub fn first_party_base_url() -> bool {
 /// The organization's policy for `key`, read from the policy-limits cache the way 2.1.235 reads
 /// it: only a first-party session on Anthropic's own API consults the cache
 /// (`<config dir>/policy-limits.json`, `{"restrictions": {key: {"allowed": bool}}}`); a key it does
-/// not list is allowed unless a compliance taint forbids it (`hipaa` forbids design sync); with
+/// not list is allowed unless a compliance taint forbids it (`hipaa` forbids design sync and Projects); with
 /// no cache the key is allowed.
 pub fn policy_allows(home: &Path, key: &str) -> bool {
     if !first_party() || !first_party_base_url() {
@@ -72,8 +72,14 @@ pub fn policy_allows(home: &Path, key: &str) -> bool {
             .as_array()
             .is_some_and(|t| t.iter().any(|x| x == taint))
     };
-    !(key == POLICY_KEY && tainted("hipaa"))
+    !TAINTED_KEYS
+        .iter()
+        .any(|(taint, k)| *k == key && tainted(taint))
 }
+
+/// Compliance taints and the policy keys each forbids when the policy leaves the key unstated
+/// (2.1.235's table, the rows for the keys this reference reads).
+const TAINTED_KEYS: [(&str, &str); 2] = [("hipaa", POLICY_KEY), ("hipaa", "allow_projects_tool")];
 
 /// A feature flag from the on-disk GrowthBook cache (`~/.claude.json` `cachedGrowthBookFeatures`),
 /// which 2.1.235 reads with telemetry off only when `CLAUDE_CODE_GB_DISK_CACHE_WHEN_TELEMETRY_OFF=1`.

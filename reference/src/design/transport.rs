@@ -6,7 +6,6 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use futures_util::future::BoxFuture;
 use futures_util::FutureExt;
@@ -103,22 +102,8 @@ pub fn client_platform(print: bool) -> String {
 
 pub use crate::net::http_client;
 
-fn timeout_text(timeout: Duration) -> String {
-    format!("timeout of {}ms exceeded", timeout.as_millis())
-}
-
-/// A transport failure in the words of the HTTP client 2.1.235 uses, where one maps.
-pub fn network_text(e: &reqwest::Error, timeout: Duration) -> String {
-    if e.is_timeout() {
-        timeout_text(timeout)
-    } else if e.is_connect() {
-        "connect ECONNREFUSED".to_owned()
-    } else if e.is_request() || e.is_body() || e.is_decode() {
-        "socket hang up".to_owned()
-    } else {
-        e.to_string()
-    }
-}
+pub use crate::net::network_text;
+use crate::net::timeout_text;
 
 impl Transport {
     /// The production transport: the OAuth base URL, checked against the allowlist.

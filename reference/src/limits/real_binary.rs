@@ -95,6 +95,10 @@ pub const ALL_REAL_BINARY: &[&Limit] = &[
     &DESIGN_GRANT_URL_MAX,
     &DESIGN_HTTP_DEFAULT_TIMEOUT,
     &TOOL_RESULT_PERSIST_CEILING,
+    &PROJECTS_CONTEXT_FETCH_TIMEOUT,
+    &PROJECTS_CONTEXT_LIST_MAX,
+    &PROJECTS_CONTEXT_CONFIG_CHARS,
+    &PROJECTS_ERROR_BODY_CHARS,
 ];
 
 pub const DESIGN_CATALOG_SUMMARY_MAX: Limit = Limit {
@@ -311,4 +315,49 @@ pub const TOOL_RESULT_PERSIST_CEILING: Limit = Limit {
         case: "design.result-caps: a 95,000-char ClaudeDesign result (tool cap 100,000) was persisted as `<persisted-output>` (93KB); 40,095 chars were not",
     },
     what: "The ceiling on a tool's declared result cap before its result is persisted and previewed (2.1.235 takes the smaller): ClaudeDesign's 100,000 becomes 50,000.",
+};
+
+pub const PROJECTS_CONTEXT_FETCH_TIMEOUT: Limit = Limit {
+    name: "projects.context.fetch_timeout",
+    value: 5000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "bundle gEv: the attached-project context fetch races a 5000 ms timer; recorded exp.info: a detail request at start" },
+    what: "The start-up fetch of the attached Project's detail for the context block is given this long; on failure the block is left out.",
+};
+
+pub const PROJECTS_CONTEXT_LIST_MAX: Limit = Limit {
+    name: "projects.context.list_max",
+    value: 50,
+    unit: Unit::Entries,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "bundle MNp/BNp: ONp = 50 entries per list, then an `… and N more` line" },
+    what: "The attached-project block lists at most this many docs, files or synced sources per section.",
+};
+
+pub const PROJECTS_CONTEXT_CONFIG_CHARS: Limit = Limit {
+    name: "projects.context.config_chars",
+    value: 200,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle NNp: $Np = 200, a synced source's config cut with an ellipsis",
+    },
+    what: "A synced source's config is shown in the attached-project block up to this many chars.",
+};
+
+pub const PROJECTS_ERROR_BODY_CHARS: Limit = Limit {
+    name: "projects.api.error_body_chars",
+    value: 200,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case:
+            "bundle fEv: a failed Projects API call's body sliced to 200; recorded exp2.search-500",
+    },
+    what: "A Projects API failure quotes the answer's body up to this many chars.",
 };

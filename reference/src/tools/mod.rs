@@ -12,6 +12,7 @@ mod notebook;
 mod persist;
 mod pipeline;
 mod plan_mode;
+mod projects;
 mod read;
 pub mod schema;
 mod send_user_message;
@@ -241,6 +242,8 @@ pub struct Offer {
     pub plan_mode: bool,
     /// ClaudeDesign: its four gates passed (seed 000).
     pub design: bool,
+    /// Projects: a Project is attached and the policy allows it (seed 000 part B).
+    pub projects: bool,
 }
 
 /// The built-in tools in the order `tools[]` lists them (alphabetical, as the real binary does).
@@ -278,6 +281,9 @@ pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
     }
     if offer.design {
         tools.push(&claude_design::ClaudeDesign);
+    }
+    if offer.projects {
+        tools.push(&projects::Projects);
     }
     if offer.plan_mode {
         tools.retain(|t| !pipeline::PLAN_WITHDRAWN.contains(&t.name()));

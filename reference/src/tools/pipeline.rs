@@ -114,6 +114,7 @@ const DISABLED_WHEN_ABSENT: &[&str] = &[
     "AskUserQuestion",
     "EnterPlanMode",
     "ExitPlanMode",
+    "Projects",
 ];
 
 /// The tools plan mode takes out of tools[] (seed 004: plan mode changes the tool surface).
@@ -156,7 +157,10 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
         } else {
             format!("Error: No such tool available: {name}")
         };
-        return ToolResult::error(id, message, true);
+        let mut result = ToolResult::error(id, message.clone(), true);
+        // The message already starts with "Error: "; the tool_use_result is it, once.
+        result.structured = Value::String(message);
+        return result;
     };
     let issues = schema::issues(&tool.input_schema(), &input);
     if !issues.is_empty() {

@@ -152,49 +152,37 @@ fn property_issue(name: &str, prop: &Value, value: &Value) -> Option<Issue> {
         }
     }
     let n = value.as_f64()?;
-    let bound = |sentence: String, code: &str, limit: f64, inclusive: bool| {
+    // Only an exclusive bound has a sentence in 2.1.235's formatter; an inclusive one shows the
+    // zod issue itself (recorded: Projects' `n` of 0 and 16).
+    let bound = |code: &str, limit: &Value, inclusive: bool| {
         let key = if code == "too_small" {
             "minimum"
         } else {
             "maximum"
         };
+        let sentence = (!inclusive).then(|| match code {
+            "too_small" => format!("The parameter `{name}` must be greater than {limit}"),
+            _ => format!("The parameter `{name}` must be less than {limit}"),
+        });
         Some(Issue {
-            sentence: Some(sentence),
+            sentence,
             zod: json!({"origin": "number", "code": code, key: limit, "inclusive": inclusive, "path": [name],
                         "message": format!("Too {}: expected number to be {}{limit}",
                             if code == "too_small" { "small" } else { "big" },
                             match (code, inclusive) { ("too_small", true) => ">=", ("too_small", false) => ">", (_, true) => "<=", _ => "<" })}),
         })
     };
-    if let Some(min) = prop["minimum"].as_f64() {
-        if n < min {
-            return bound(
-                format!("The parameter `{name}` must be greater than or equal to {min}"),
-                "too_small",
-                min,
-                true,
-            );
-        }
+    if prop["minimum"].as_f64().is_some_and(|min| n < min) {
+        return bound("too_small", &prop["minimum"], true);
     }
-    if let Some(min) = prop["exclusiveMinimum"].as_f64() {
-        if n <= min {
-            return bound(
-                format!("The parameter `{name}` must be greater than {min}"),
-                "too_small",
-                min,
-                false,
-            );
-        }
+    if prop["exclusiveMinimum"]
+        .as_f64()
+        .is_some_and(|min| n <= min)
+    {
+        return bound("too_small", &prop["exclusiveMinimum"], false);
     }
-    if let Some(max) = prop["maximum"].as_f64() {
-        if n > max {
-            return bound(
-                format!("The parameter `{name}` must be less than or equal to {max}"),
-                "too_big",
-                max,
-                true,
-            );
-        }
+    if prop["maximum"].as_f64().is_some_and(|max| n > max) {
+        return bound("too_big", &prop["maximum"], true);
     }
     None
 }
