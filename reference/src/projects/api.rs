@@ -2,17 +2,17 @@
 //! every operation is one `POST /v2/ccr-sessions/-/chat-project` naming it in `op` (the session
 //! knows its Project); with the claude.ai login, each operation has its own method and path under
 //! `/api/organizations/<org>/projects/<project>`, sent with the organization header. Both time out
-//! after 30,000 ms. A failure is `Projects API: <action> failed (HTTP <status>)` with the body's
+//! after 30,000 ms; a 401 on the organization routes is refreshed once and retried. A failure is `Projects API: <action> failed (HTTP <status>)` with the body's
 //! first 200 chars, and never shows the access token.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use reqwest::Method;
 use serde_json::{json, Value};
 
 use super::auth::Credential;
-use crate::design::credentials::OAuthConfig;
+use crate::design::credentials::{self, OAuthConfig};
 use crate::limits;
 
 const SESSION_ROUTE: &str = "/v2/ccr-sessions/-/chat-project";
@@ -76,6 +76,7 @@ pub struct Api {
     project: String,
     credential: Credential,
     organization: Option<String>,
+    home: PathBuf,
 }
 
 /// The account's organization as `~/.claude.json` records it.
@@ -107,6 +108,7 @@ impl Api {
             project: project.to_owned(),
             credential,
             organization: organization(home),
+            home: home.to_owned(),
         }
     }
 
@@ -258,46 +260,70 @@ impl Api {
         path: &str,
         body: Option<Value>,
     ) -> Result<Value, ApiError> {
-        let request = match &self.credential {
-            Credential::Session(token) => {
-                let mut body = json!({"op": op});
-                if let (Some(o), Some(a)) = (body.as_object_mut(), args.as_object()) {
-                    o.extend(a.clone());
+        let send = |token: &str| {
+            let request = match &self.credential {
+                Credential::Session(_) => {
+                    let mut body = json!({"op": op});
+                    if let (Some(o), Some(a)) = (body.as_object_mut(), args.as_object()) {
+                        o.extend(a.clone());
+                    }
+                    self.http
+                        .post(format!("{}{SESSION_ROUTE}", self.base))
+                        .bearer_auth(token)
+                        .json(&body)
                 }
-                self.http
-                    .post(format!("{}{SESSION_ROUTE}", self.base))
-                    .bearer_auth(token)
-                    .json(&body)
-            }
-            Credential::Login(token) => {
-                let Some(org) = &self.organization else {
-                    return Err(ApiError::Status {
-                        action,
-                        status: 0,
-                        body: json!("No organization UUID for the claude.ai login"),
-                    });
-                };
-                let url = format!(
-                    "{}/api/organizations/{org}/projects/{}{path}",
-                    self.base,
-                    encode(&self.project)
-                );
-                let mut request = self
-                    .http
-                    .request(method, url)
-                    .bearer_auth(token)
-                    .header("x-organization-uuid", org)
-                    .header("anthropic-beta", OAUTH_BETA);
-                if let Some(body) = body {
-                    request = request.json(&body);
+                Credential::Login(_) => {
+                    let org = self.organization.as_deref().unwrap_or_default();
+                    let url = format!(
+                        "{}/api/organizations/{org}/projects/{}{path}",
+                        self.base,
+                        encode(&self.project)
+                    );
+                    let mut request = self
+                        .http
+                        .request(method.clone(), url)
+                        .bearer_auth(token)
+                        .header("x-organization-uuid", org)
+                        .header("anthropic-beta", OAUTH_BETA);
+                    if let Some(body) = &body {
+                        request = request.json(body);
+                    }
+                    request
                 }
+            };
+            async move {
                 request
+                    .send()
+                    .await
+                    .map_err(|e| ApiError::Transport(crate::net::network_text(&e, timeout())))
             }
         };
-        let response = request
-            .send()
-            .await
-            .map_err(|e| ApiError::Transport(crate::net::network_text(&e, timeout())))?;
+        if matches!(self.credential, Credential::Login(_)) && self.organization.is_none() {
+            return Err(ApiError::Status {
+                action,
+                status: 0,
+                body: json!("No organization UUID for the claude.ai login"),
+            });
+        }
+        // The login's token as stored now (a refresh may have replaced it since the call began).
+        let token = match &self.credential {
+            Credential::Session(t) => t.clone(),
+            Credential::Login(t) => credentials::login(&self.home)
+                .map(|l| l.access_token)
+                .unwrap_or_else(|| t.clone()),
+        };
+        let mut response = send(&token).await?;
+        // A 401 on the organization routes: one refresh, one retry with the new token.
+        if response.status() == 401 && matches!(self.credential, Credential::Login(_)) {
+            let config = OAuthConfig::from_env().ok();
+            let refreshed = match &config {
+                Some(config) => credentials::refresh(&self.http, config, &self.home, &token).await,
+                None => false,
+            };
+            if let Some(login) = credentials::login(&self.home).filter(|_| refreshed) {
+                response = send(&login.access_token).await?;
+            }
+        }
         let status = response.status().as_u16();
         let text = response
             .text()
