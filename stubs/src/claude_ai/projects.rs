@@ -195,6 +195,8 @@ pub struct ProjectRequest {
     pub n: Option<u64>,
     /// The doc or file id a request names, as the mock's own path for it (`doc:<path>`).
     pub names: Option<String>,
+    /// The status answered; 0 while an answer is still held (a run that ended before a delayed
+    /// answer was sent, as after a client's timeout).
     pub status: u16,
 }
 
