@@ -146,13 +146,7 @@ async fn read(api: &Api, path: &str, downloads: &Downloads) -> Result<Value, Str
         let id = text(doc, "uuid").unwrap_or_default();
         let answer = api.read_doc(id).await.map_err(self::api)?;
         let extra = json!({"created_at": created_at(&answer)});
-        return inline_or_file(
-            path,
-            text(&answer, "content").unwrap_or_default(),
-            id,
-            downloads,
-            extra,
-        );
+        return inline_or_file(path, &answer, id, downloads, extra);
     }
     let upload = find(&detail, UPLOADS, path).ok_or_else(|| missing(&detail, path))?;
     let id = text(upload, "file_uuid").unwrap_or_default();
@@ -161,27 +155,22 @@ async fn read(api: &Api, path: &str, downloads: &Downloads) -> Result<Value, Str
         if text(&answer, "file_kind") == Some("document") {
             let extra =
                 json!({"file_kind": answer["file_kind"], "created_at": created_at(&answer)});
-            return inline_or_file(
-                path,
-                text(&answer, "content").unwrap_or_default(),
-                id,
-                downloads,
-                extra,
-            );
+            return inline_or_file(path, &answer, id, downloads, extra);
         }
     }
     download(api, path, id, downloads).await
 }
 
-/// Text up to the inline cap comes back in the result; more is written to a 0600 file whose path
-/// comes back instead.
+/// The answer's text up to the inline cap comes back in the result; more is written to a 0600
+/// file whose path comes back instead.
 fn inline_or_file(
     path: &str,
-    content: &str,
+    answer: &Value,
     id: &str,
     downloads: &Downloads,
     extra: Value,
 ) -> Result<Value, String> {
+    let content = text(answer, "content").unwrap_or_default();
     let mut out = Map::new();
     out.insert("method".into(), json!("project_read"));
     out.insert("path".into(), json!(path));
