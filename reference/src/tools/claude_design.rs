@@ -8,7 +8,7 @@ use std::sync::{Mutex, OnceLock};
 
 use serde_json::{json, Value};
 
-use super::{object_schema, Access, Tool, ToolContext, ToolError, ToolOutput};
+use super::{block_on, object_schema, Access, Tool, ToolContext, ToolError, ToolOutput};
 use crate::design::{
     self, Account, Facts, Flags, OAuthConfig, Service, Signal, Transport, Verdict,
 };
@@ -78,11 +78,6 @@ fn parts(input: &Value) -> (&str, Value) {
     let op = input["operation"].as_str().unwrap_or_default();
     let args = input.get("arguments").cloned().unwrap_or_else(|| json!({}));
     (op, args)
-}
-
-/// Runs a future to completion from the pipeline's blocking context.
-fn block_on<F: std::future::Future>(f: F) -> F::Output {
-    tokio::runtime::Handle::current().block_on(f)
 }
 
 impl Tool for ClaudeDesign {

@@ -297,6 +297,12 @@ pub fn definition(tool: &dyn Tool) -> Value {
     serde_json::json!({"name": tool.name(), "description": tool.description(), "input_schema": tool.input_schema()})
 }
 
+/// Runs a future to completion from the pipeline's blocking context (the tools that talk to a
+/// service over async HTTP).
+fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    tokio::runtime::Handle::current().block_on(f)
+}
+
 /// The JSON schema object every tool shares the frame of.
 fn object_schema(properties: Value, required: &[&str]) -> Value {
     serde_json::json!({

@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use super::{object_schema, Access, Tool, ToolContext, ToolError, ToolOutput};
+use super::{block_on, object_schema, Access, Tool, ToolContext, ToolError, ToolOutput};
 use crate::limits::{self, Limit};
 use crate::projects::{self, api::Api, auth, dispatch};
 
@@ -26,10 +26,6 @@ fn required(method: &str) -> &'static [&'static str] {
         "project_search" => &["query"],
         _ => &[],
     }
-}
-
-fn block_on<F: std::future::Future>(f: F) -> F::Output {
-    tokio::runtime::Handle::current().block_on(f)
 }
 
 impl Tool for Projects {
