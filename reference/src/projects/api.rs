@@ -134,7 +134,6 @@ impl Api {
             "get project detail",
             Method::GET,
             "/detail",
-            None,
         )
         .await
     }
@@ -147,7 +146,6 @@ impl Api {
             "read doc",
             Method::GET,
             &path,
-            None,
         )
         .await
     }
@@ -161,7 +159,6 @@ impl Api {
             "read file",
             Method::GET,
             &path,
-            None,
         )
         .await
     }
@@ -174,20 +171,17 @@ impl Api {
             "download file",
             Method::GET,
             &path,
-            None,
         )
         .await
     }
 
     pub async fn create_doc(&self, name: &str, content: &str) -> Result<Value, ApiError> {
-        let body = json!({"file_name": name, "content": content});
         self.call(
             "write-doc",
-            body.clone(),
+            json!({"file_name": name, "content": content}),
             "create doc",
             Method::POST,
             "/docs",
-            Some(body),
         )
         .await
     }
@@ -206,14 +200,12 @@ impl Api {
             return self.create_doc(name, content).await;
         }
         let path = format!("/docs/{}", encode(id));
-        let body = json!({"content": content});
         self.call(
             "update-doc",
-            body.clone(),
+            json!({"content": content}),
             "update doc",
             Method::PATCH,
             &path,
-            Some(body),
         )
         .await
     }
@@ -226,7 +218,6 @@ impl Api {
             "delete doc",
             Method::DELETE,
             &path,
-            None,
         )
         .await
         .map(drop)
@@ -241,7 +232,6 @@ impl Api {
                 "search knowledge base",
                 Method::GET,
                 &path,
-                None,
             )
             .await?;
         // An answer sent as a JSON string is parsed once more.
@@ -258,7 +248,6 @@ impl Api {
         action: &'static str,
         method: Method,
         path: &str,
-        body: Option<Value>,
     ) -> Result<Value, ApiError> {
         let send = |token: &str| {
             let request = match &self.credential {
@@ -285,8 +274,9 @@ impl Api {
                         .bearer_auth(token)
                         .header("x-organization-uuid", org)
                         .header("anthropic-beta", OAUTH_BETA);
-                    if let Some(body) = &body {
-                        request = request.json(body);
+                    // A write's arguments are its body there; a read or delete has none.
+                    if method == Method::POST || method == Method::PATCH {
+                        request = request.json(&args);
                     }
                     request
                 }
