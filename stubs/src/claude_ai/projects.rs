@@ -329,12 +329,7 @@ impl Project {
         if let Some((path, _)) = self.docs.get(id) {
             return Some(format!("doc:{path}"));
         }
-        self.script
-            .uploads
-            .iter()
-            .enumerate()
-            .find(|(i, _)| Self::upload_id(*i) == id)
-            .map(|(_, u)| format!("file:{}", u.path))
+        self.upload(id).map(|u| format!("file:{}", u.path))
     }
 
     pub fn detail(&self) -> Value {

@@ -167,7 +167,7 @@ async fn session(State(state): State<ProjectsState>, headers: HeaderMap, body: B
 /// Records the call, plays what the scenario scripted for it (a swap, a delay, a status or body),
 /// else the operation's own answer on the Project.
 async fn serve(state: &ProjectsState, call: Call) -> Response {
-    let (answer, script, index) = {
+    let (status, body, script, index) = {
         let mut guard = state.lock();
         let Some(project) = guard.as_mut() else {
             return (
@@ -185,21 +185,25 @@ async fn serve(state: &ProjectsState, call: Call) -> Response {
         };
         // Recorded before it operates, so a deleted doc is still named.
         let record = record(project, &call);
-        let answer = if !authorized {
-            Answer {
-                status: if call.bearer.is_none() { 401 } else { 403 },
-                body: json!({"error": "not authorized for this project"}),
+        // A scripted status wins over everything; a scripted body over the body it would send.
+        let scripted_body = script.as_ref().and_then(|s| s.body.clone());
+        let (status, own_body) = match script.as_ref().and_then(|s| s.status) {
+            Some(status) => (status, json!({"error": format!("scripted {status}")})),
+            None if !authorized => (
+                if call.bearer.is_none() { 401 } else { 403 },
+                json!({"error": "not authorized for this project"}),
+            ),
+            None => {
+                let answer = operate(project, &call, script.as_ref());
+                (answer.status, answer.body)
             }
-        } else if script.as_ref().is_some_and(|s| s.status.is_some()) {
-            Answer {
-                status: 0,
-                body: Value::Null,
-            }
-        } else {
-            operate(project, &call, script.as_ref())
         };
+        let body = scripted_body.unwrap_or_else(|| match own_body {
+            Value::Null => String::new(),
+            other => other.to_string(),
+        });
         project.requests.push(record);
-        (answer, script, project.requests.len() - 1)
+        (status, body, script, project.requests.len() - 1)
     };
     if let Some(script) = &script {
         if let Some((path, target)) = &script.replace_with_symlink {
@@ -212,28 +216,6 @@ async fn serve(state: &ProjectsState, call: Call) -> Response {
             tokio::time::sleep(Duration::from_millis(ms)).await;
         }
     }
-    let (status, body) = match script.as_ref().and_then(|s| s.status) {
-        Some(status) => (
-            status,
-            script
-                .as_ref()
-                .and_then(|s| s.body.clone())
-                .unwrap_or_else(|| json!({"error": format!("scripted {status}")}).to_string()),
-        ),
-        None => (
-            answer.status,
-            script
-                .as_ref()
-                .and_then(|s| s.body.clone())
-                .unwrap_or_else(|| {
-                    if answer.body.is_null() {
-                        String::new()
-                    } else {
-                        answer.body.to_string()
-                    }
-                }),
-        ),
-    };
     if let Some(project) = state.lock().as_mut() {
         project.requests[index].status = status;
     }
