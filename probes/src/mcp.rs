@@ -94,8 +94,7 @@ pub async fn setup(
     for script in servers {
         let script_path = dir.join(format!("{}.script.json", file_safe(&script.name)));
         let log = dir.join(format!("{}.log.jsonl", file_safe(&script.name)));
-        let expanded: McpScript =
-            serde_json::from_value(places.expand_json(&serde_json::to_value(script)?))?;
+        let expanded: McpScript = places.expand_script(script)?;
         std::fs::write(&script_path, serde_json::to_vec_pretty(&expanded)?)?;
         let (mut entry, http) = match script.transport {
             Transport::Stdio => {

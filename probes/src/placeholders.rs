@@ -31,6 +31,14 @@ impl Places {
             .replace("{fake_lsp}", &self.fake_lsp)
     }
 
+    /// A scripted value (a server's script, a mock's) with every string in it expanded.
+    pub fn expand_script<T: serde::Serialize + serde::de::DeserializeOwned>(
+        &self,
+        script: &T,
+    ) -> serde_json::Result<T> {
+        serde_json::from_value(self.expand_json(&serde_json::to_value(script)?))
+    }
+
     /// Expands every string inside a JSON value (keys included), `{repeat:N:s}` in values too, so
     /// a scripted input or answer can state a large string in a line.
     pub fn expand_json(&self, v: &Value) -> Value {

@@ -146,14 +146,13 @@ pub async fn run_scenario(
         scenario.account.as_ref().map(Account::oauth_script),
     );
     if let Some(design) = &scenario.design {
-        let expanded = places.expand_json(&serde_json::to_value(design)?);
-        let design: DesignScript = serde_json::from_value(expanded)?;
+        let design: DesignScript = places.expand_script(design)?;
         claude_ai = claude_ai.with_design(design.with_account_token(ACCESS_TOKEN));
     }
     let project = match &scenario.project {
         Some(project) => {
-            let expanded = places.expand_json(&serde_json::to_value(project)?);
-            let mut project: ProjectScript = serde_json::from_value(expanded)?;
+            // The organization and tokens are the harness's, never the scenario's.
+            let mut project: ProjectScript = places.expand_script(project)?;
             project.organization = Some(ORGANIZATION_UUID.into());
             project.tokens = Tokens {
                 account: Some(ACCESS_TOKEN.into()),
