@@ -11,6 +11,8 @@ use serde_json::Value;
 pub enum RequestKind {
     /// A main-loop request; the number is 1-based among main-loop requests.
     Main(usize),
+    /// A request of a second agent loop: its label and the 1-based request number within it.
+    Agent { agent: String, n: usize },
     /// A Messages request outside the main loop (another model, `count_tokens`, a helper).
     Side(String),
     /// Any other HTTP request (e.g. `HEAD /api/hello`).

@@ -32,6 +32,27 @@ pub struct Turn {
     pub delay_ms: Option<u64>,
 }
 
+/// A second agent loop (a subagent, a workflow's `agent()` call): the requests whose first user
+/// message contains `matches` belong to it and are answered from its own turns, in its own order.
+/// Loops run concurrently, so arrival order across loops means nothing; content says which loop.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct AgentScript {
+    /// How traces and errors name the loop; `matches` when absent.
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(rename = "match")]
+    pub matches: String,
+    #[serde(default, rename = "turn")]
+    pub turns: Vec<Turn>,
+}
+
+impl AgentScript {
+    pub fn label(&self) -> &str {
+        self.name.as_deref().unwrap_or(&self.matches)
+    }
+}
+
 /// A file write performed by the stub; the path is absolute by the time the stub sees it.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]

@@ -14,7 +14,7 @@ use serde_json::Value;
 use crate::loopback::Loopback;
 
 use super::record::{RecordedRequest, RequestKind};
-use super::script::{Split, Turn};
+use super::script::{AgentScript, Block, Split, Turn};
 use super::sse::{encode_turn, split_chunks};
 
 /// What one stub instance plays.
@@ -23,6 +23,8 @@ pub struct StubConfig {
     /// The model the target was started with; Messages requests for another model are helpers.
     pub main_model: String,
     pub turns: Vec<Turn>,
+    /// Second agent loops, told apart from the main loop by their first user message.
+    pub agents: Vec<AgentScript>,
     pub split: Split,
 }
 
@@ -44,7 +46,16 @@ struct StubState {
     turns: VecDeque<Turn>,
     main_requests: usize,
     exhausted_at: Option<usize>,
+    agents: Vec<AgentLoop>,
     requests: Vec<RecordedRequest>,
+}
+
+/// Where one scripted second loop stands.
+#[derive(Default)]
+struct AgentLoop {
+    turns: VecDeque<Turn>,
+    requests: usize,
+    exhausted_at: Option<usize>,
 }
 
 impl MessagesStub {
@@ -68,6 +79,14 @@ impl MessagesStub {
     ) -> anyhow::Result<Self> {
         let state = StubState {
             turns: config.turns.iter().cloned().collect(),
+            agents: config
+                .agents
+                .iter()
+                .map(|a| AgentLoop {
+                    turns: a.turns.iter().cloned().collect(),
+                    ..Default::default()
+                })
+                .collect(),
             ..Default::default()
         };
         let shared = Arc::new(Shared {
@@ -110,9 +129,22 @@ impl MessagesStub {
         self.shared.state.lock().unwrap().exhausted_at
     }
 
-    /// Scripted turns not yet played.
+    /// Scripted turns not yet played, the second loops' included.
     pub fn turns_left(&self) -> usize {
-        self.shared.state.lock().unwrap().turns.len()
+        let state = self.shared.state.lock().unwrap();
+        state.turns.len() + state.agents.iter().map(|a| a.turns.len()).sum::<usize>()
+    }
+
+    /// Each second loop whose script ran out: its label and the 1-based request that found it so.
+    pub fn agents_exhausted(&self) -> Vec<(String, usize)> {
+        let state = self.shared.state.lock().unwrap();
+        self.shared
+            .config
+            .agents
+            .iter()
+            .zip(&state.agents)
+            .filter_map(|(script, at)| Some((script.label().to_owned(), at.exhausted_at?)))
+            .collect()
     }
 }
 
@@ -155,23 +187,13 @@ fn respond(
 
     let mut delay = None;
     let mut state = shared.state.lock().unwrap();
-    let kind = classify(&method, uri.path(), &json, &shared.config.main_model);
+    let kind = classify(&method, uri.path(), &json, &shared.config);
     let (kind, response) = match kind {
         Classified::Main => {
             state.main_requests += 1;
             let n = state.main_requests;
             let response = match state.turns.pop_front() {
-                Some(turn) => match apply_touches(&turn) {
-                    Ok(()) if turn.delay_ms.is_some() => {
-                        delay = turn.delay_ms;
-                        answer(&turn, n, &json, shared.config.split)
-                    }
-                    Ok(()) => answer(&turn, n, &json, shared.config.split),
-                    // Answered as an API error so the failing scenario says why.
-                    Err(message) => {
-                        error_response(StatusCode::INTERNAL_SERVER_ERROR, "api_error", &message)
-                    }
-                },
+                Some(turn) => play(&turn, n, &json, shared.config.split, &mut delay),
                 None => {
                     state.exhausted_at.get_or_insert(n);
                     error_response(
@@ -182,6 +204,31 @@ fn respond(
                 }
             };
             (RequestKind::Main(n), response)
+        }
+        Classified::Agent(i) => {
+            let label = shared.config.agents[i].label().to_owned();
+            let agent = &mut state.agents[i];
+            agent.requests += 1;
+            let n = agent.requests;
+            let response = match agent.turns.pop_front() {
+                // Message ids stay unique across loops: the agent's number in the hundreds.
+                Some(turn) => play(
+                    &turn,
+                    100 * (i + 1) + n,
+                    &json,
+                    shared.config.split,
+                    &mut delay,
+                ),
+                None => {
+                    agent.exhausted_at.get_or_insert(n);
+                    error_response(
+                        StatusCode::BAD_REQUEST,
+                        "invalid_request_error",
+                        &format!("conformance stub: script of agent `{label}` exhausted at its request {n}"),
+                    )
+                }
+            };
+            (RequestKind::Agent { agent: label, n }, response)
         }
         Classified::Side(why) => {
             // A structured request gets JSON its schema accepts (one string per required key).
@@ -228,6 +275,30 @@ fn respond(
     (response, delay)
 }
 
+/// Answers a request with a scripted turn: the world changes first (`touch`), run-time ids are
+/// filled in (`{capture:…}`), then the message is sent after the turn's delay.
+fn play(turn: &Turn, n: usize, request: &Value, split: Split, delay: &mut Option<u64>) -> Response {
+    let filled = apply_touches(turn).and_then(|()| fill_captures(turn, request));
+    match filled {
+        Ok(turn) => {
+            *delay = turn.delay_ms;
+            answer(&turn, n, request, split)
+        }
+        // Answered as an API error so the failing scenario says why.
+        Err(message) => error_response(StatusCode::INTERNAL_SERVER_ERROR, "api_error", &message),
+    }
+}
+
+fn fill_captures(turn: &Turn, request: &Value) -> Result<Turn, String> {
+    let mut turn = turn.clone();
+    for block in &mut turn.blocks {
+        if let Block::ToolUse { input, .. } = block {
+            *input = super::capture::fill(input, request)?;
+        }
+    }
+    Ok(turn)
+}
+
 fn apply_touches(turn: &Turn) -> Result<(), String> {
     for write in &turn.touch {
         std::fs::write(&write.path, &write.content)
@@ -238,11 +309,13 @@ fn apply_touches(turn: &Turn) -> Result<(), String> {
 
 enum Classified {
     Main,
+    /// The second loop with this index in the script.
+    Agent(usize),
     Side(String),
     Other,
 }
 
-fn classify(method: &Method, path: &str, body: &Value, main_model: &str) -> Classified {
+fn classify(method: &Method, path: &str, body: &Value, config: &StubConfig) -> Classified {
     if method != Method::POST || !path.starts_with("/v1/messages") {
         return Classified::Other;
     }
@@ -254,11 +327,36 @@ fn classify(method: &Method, path: &str, body: &Value, main_model: &str) -> Clas
     if body.pointer("/output_config/format").is_some() {
         return Classified::Side("structured output".into());
     }
+    // A second loop may run on another model (an agent type's own): its content decides first.
+    if let Some(i) = agent_of(body, &config.agents) {
+        return Classified::Agent(i);
+    }
     match body.get("model").and_then(Value::as_str) {
-        Some(model) if model == main_model => Classified::Main,
+        Some(model) if model == config.main_model => Classified::Main,
         Some(model) => Classified::Side(format!("model {model}")),
         None => Classified::Side("no model".into()),
     }
+}
+
+/// The scripted loop whose marker the request's first user message contains, if any.
+fn agent_of(body: &Value, agents: &[AgentScript]) -> Option<usize> {
+    if agents.is_empty() {
+        return None;
+    }
+    let first = body.pointer("/messages/0")?;
+    if first["role"] != "user" {
+        return None;
+    }
+    let text = match &first["content"] {
+        Value::String(s) => s.clone(),
+        Value::Array(blocks) => blocks
+            .iter()
+            .filter_map(|b| b["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => return None,
+    };
+    agents.iter().position(|a| text.contains(&a.matches))
 }
 
 fn answer(turn: &Turn, n: usize, request: &Value, split: Split) -> Response {
@@ -329,4 +427,132 @@ fn error_response(status: StatusCode, kind: &str, message: &str) -> Response {
         status,
         &serde_json::json!({"type": "error", "error": {"type": kind, "message": message}}),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn turn(text: &str) -> Turn {
+        Turn {
+            text: Some(text.into()),
+            ..Default::default()
+        }
+    }
+
+    fn agent(matches: &str, texts: &[&str]) -> AgentScript {
+        AgentScript {
+            name: None,
+            matches: matches.into(),
+            turns: texts.iter().map(|t| turn(t)).collect(),
+        }
+    }
+
+    /// One non-streaming request whose first user message says `first`; the answer's text.
+    async fn ask(stub: &MessagesStub, first: &str, rest: Vec<Value>) -> (u16, Value) {
+        let mut messages =
+            vec![json!({"role": "user", "content": [{"type": "text", "text": first}]})];
+        messages.extend(rest);
+        let response = reqwest::Client::new()
+            .post(format!("{}/v1/messages", stub.base_url()))
+            .json(&json!({"model": "m", "messages": messages}))
+            .send()
+            .await
+            .unwrap();
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap())
+    }
+
+    fn config(agents: Vec<AgentScript>) -> StubConfig {
+        StubConfig {
+            main_model: "m".into(),
+            turns: vec![turn("MAIN_1"), turn("MAIN_2")],
+            agents,
+            split: Split::Whole,
+        }
+    }
+
+    #[tokio::test]
+    async fn loops_are_told_apart_by_content_whatever_the_arrival_order() {
+        let stub = MessagesStub::start(config(vec![
+            agent("CHILD_A", &["A_1", "A_2"]),
+            agent("CHILD_B", &["B_1"]),
+        ]))
+        .await
+        .unwrap();
+        // Interleaved as concurrent loops would: B before A, main between A's two requests.
+        let (_, b1) = ask(&stub, "context then CHILD_B go", vec![]).await;
+        let (_, a1) = ask(&stub, "CHILD_A go", vec![]).await;
+        let (_, m1) = ask(&stub, "the user's prompt", vec![]).await;
+        let (_, a2) = ask(
+            &stub,
+            "CHILD_A go",
+            vec![json!({"role": "assistant", "content": "A_1"})],
+        )
+        .await;
+        let (_, m2) = ask(&stub, "the user's prompt", vec![]).await;
+        let text = |v: &Value| v["content"][0]["text"].as_str().unwrap().to_owned();
+        assert_eq!(
+            [text(&b1), text(&a1), text(&m1), text(&a2), text(&m2)],
+            ["B_1", "A_1", "MAIN_1", "A_2", "MAIN_2"]
+        );
+        assert_eq!(stub.turns_left(), 0);
+        let kinds: Vec<RequestKind> = stub.requests().into_iter().map(|r| r.kind).collect();
+        assert_eq!(
+            kinds[0],
+            RequestKind::Agent {
+                agent: "CHILD_B".into(),
+                n: 1
+            }
+        );
+        assert_eq!(
+            kinds[3],
+            RequestKind::Agent {
+                agent: "CHILD_A".into(),
+                n: 2
+            }
+        );
+        assert_eq!(kinds[4], RequestKind::Main(2));
+    }
+
+    #[tokio::test]
+    async fn an_exhausted_loop_is_reported_by_name_and_leaves_the_others_alone() {
+        let stub = MessagesStub::start(config(vec![agent("CHILD_A", &[])]))
+            .await
+            .unwrap();
+        let (status, body) = ask(&stub, "CHILD_A go", vec![]).await;
+        assert_eq!(status, 400);
+        assert!(body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("agent `CHILD_A` exhausted at its request 1"));
+        assert_eq!(stub.agents_exhausted(), vec![("CHILD_A".to_owned(), 1)]);
+        assert_eq!(stub.exhausted_at(), None);
+        let (status, _) = ask(&stub, "main", vec![]).await;
+        assert_eq!(status, 200);
+    }
+
+    #[tokio::test]
+    async fn a_capture_reads_an_id_back_from_the_request() {
+        let mut cfg = config(vec![]);
+        cfg.turns = vec![Turn {
+            blocks: vec![Block::ToolUse {
+                id: "t1".into(),
+                name: "TaskOutput".into(),
+                input: json!({"task_id": "{capture:agentId: (a[0-9a-f]+)}"}),
+            }],
+            ..Default::default()
+        }];
+        let stub = MessagesStub::start(cfg).await.unwrap();
+        let result = json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t0",
+            "content": [{"type": "text", "text": "launched\nagentId: a0123abcd"}]}]});
+        let (_, body) = ask(
+            &stub,
+            "prompt",
+            vec![json!({"role": "assistant", "content": "x"}), result],
+        )
+        .await;
+        assert_eq!(body["content"][0]["input"], json!({"task_id": "a0123abcd"}));
+    }
 }
