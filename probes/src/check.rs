@@ -103,6 +103,9 @@ pub struct CheckSpec {
     pub kind: Option<CheckKind>,
     /// A label for reports; a description is derived when absent.
     pub name: Option<String>,
+    /// Read this scripted second loop's requests (its `[[agent]]` name or match) instead of the
+    /// main loop's: `requests`, `tools`, `tool_result`, `tool_def`, `system`, `user_context`.
+    pub agent: Option<String>,
     pub request: Option<usize>,
     pub tool_use_id: Option<String>,
     pub path: Option<String>,
@@ -215,6 +218,21 @@ impl CheckSpec {
                 ))
             }
         };
+        let reads_requests = matches!(
+            kind,
+            CheckKind::Requests
+                | CheckKind::Tools
+                | CheckKind::ToolResult
+                | CheckKind::ToolDef
+                | CheckKind::System
+                | CheckKind::UserContext
+        );
+        if self.agent.is_some() && !reads_requests {
+            return Err((
+                "agent",
+                format!("kind `{}` does not read a loop's requests", kind_name(kind)),
+            ));
+        }
         match kind {
             CheckKind::Exit | CheckKind::Requests => need(
                 self.equals.as_ref().is_some_and(Value::is_i64),
@@ -353,6 +371,7 @@ impl CheckSpec {
         let mut out = pick!(
             kind,
             name,
+            agent,
             request,
             tool_use_id,
             path,
@@ -435,6 +454,9 @@ impl CheckSpec {
         }
         let kind = self.kind.map(kind_name).unwrap_or("?");
         let mut parts = vec![kind.to_owned()];
+        if let Some(a) = &self.agent {
+            parts.push(format!("agent `{a}`"));
+        }
         if let Some(r) = self.request {
             parts.push(format!("request {r}"));
         }
@@ -517,7 +539,10 @@ pub fn evaluate(spec: &CheckSpec, target: &str, run: &RunOutcome) -> CheckOutcom
 
 fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
     let kind = spec.kind.expect("validated at load");
-    let requests = run.main_requests();
+    let requests = match &spec.agent {
+        Some(label) => run.agent_requests(label),
+        None => run.main_requests(),
+    };
     match kind {
         CheckKind::Exit => {
             let want = spec

@@ -7,6 +7,7 @@
 pub mod account;
 pub mod check;
 mod check_json;
+pub mod git;
 pub mod host;
 pub mod isolation;
 pub mod mcp;

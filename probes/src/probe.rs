@@ -1,6 +1,8 @@
 //! The one entry point both `cargo xtask probe` and the test suite use: run a scenario on a
 //! target (once per split), evaluate its checks, build the trace, write the probe record.
 
+use std::fmt::Write as _;
+
 use std::path::Path;
 
 use stubs::messages::Split;
@@ -150,17 +152,31 @@ fn builtin_checks(scenario: &Scenario, run: &RunOutcome) -> Vec<CheckOutcome> {
             String::new()
         },
     ));
-    let detail = match (run.exhausted_at, run.turns_left) {
+    let scripted =
+        scenario.turns.len() + scenario.agents.iter().map(|a| a.turns.len()).sum::<usize>();
+    let mut detail = match (run.exhausted_at, run.turns_left) {
         (Some(n), _) => format!(
             "the script was exhausted at main-loop request {n} ({} turns scripted)",
             scenario.turns.len()
         ),
         (None, 0) => String::new(),
-        (None, left) => format!(
-            "{left} of {} scripted turns were never requested",
-            scenario.turns.len()
-        ),
+        (None, left) => format!("{left} of {scripted} scripted turns were never requested"),
     };
+    for (agent, n) in &run.agents_exhausted {
+        if !detail.is_empty() {
+            detail.push('\n');
+        }
+        write!(
+            detail,
+            "the script of agent `{agent}` was exhausted at its request {n} ({} turns scripted)",
+            scenario
+                .agents
+                .iter()
+                .find(|a| a.label() == agent)
+                .map_or(0, |a| a.turns.len())
+        )
+        .unwrap();
+    }
     out.push(CheckOutcome::new(
         "script played exactly",
         detail.is_empty(),

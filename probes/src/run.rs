@@ -12,7 +12,9 @@ use stubs::claude_ai::{
     ClaudeAi, DesignRequest, DesignScript, ProjectRequest, ProjectScript, ProjectState,
     RecordedTokenRequest, RecordedUpload, Tokens,
 };
-use stubs::messages::{Block, FileWrite, MessagesStub, RecordedRequest, Split, StubConfig, Turn};
+use stubs::messages::{
+    AgentScript, Block, FileWrite, MessagesStub, RecordedRequest, Split, StubConfig, Turn,
+};
 use tokio::io::AsyncReadExt;
 
 use crate::account::{Account, ACCESS_TOKEN, ORGANIZATION_UUID, SESSION_TOKEN};
@@ -69,6 +71,8 @@ pub struct RunOutcome {
     pub decision_differences: Vec<String>,
     pub requests: Vec<RecordedRequest>,
     pub exhausted_at: Option<usize>,
+    /// Second loops whose script ran out, with the request that found it so.
+    pub agents_exhausted: Vec<(String, usize)>,
     pub turns_left: usize,
     pub duration: Duration,
     pub places: Places,
@@ -96,6 +100,15 @@ pub struct RunOutcome {
 }
 
 impl RunOutcome {
+    /// The request bodies of the scripted second loop `label`, in its order.
+    pub fn agent_requests(&self, label: &str) -> Vec<&Value> {
+        self.requests
+            .iter()
+            .filter(|r| matches!(&r.kind, stubs::messages::RequestKind::Agent { agent, .. } if agent == label))
+            .map(|r| &r.body)
+            .collect()
+    }
+
     /// Main-loop request bodies, in order.
     pub fn main_requests(&self) -> Vec<&Value> {
         self.requests
@@ -132,6 +145,11 @@ pub async fn run_scenario(
         write_fixture(fixture, &places, &cwd, &home)
             .with_context(|| format!("{}: fixture `{}`", scenario.path.display(), fixture.path))?;
     }
+    if scenario.git_init {
+        crate::git::init_repo(&cwd, &home)
+            .await
+            .with_context(|| format!("{}: git_init", scenario.path.display()))?;
+    }
     let mcp = crate::mcp::setup(&scenario.mcp_servers, &base, &places, &cwd, &home)
         .await
         .with_context(|| format!("{}: MCP servers", scenario.path.display()))?;
@@ -166,6 +184,19 @@ pub async fn run_scenario(
     let config = StubConfig {
         main_model: scenario.model().to_owned(),
         turns,
+        agents: scenario
+            .agents
+            .iter()
+            .map(|a| AgentScript {
+                name: a.name.clone(),
+                matches: places.expand(&a.matches),
+                turns: a
+                    .turns
+                    .iter()
+                    .map(|t| expand_turn(t, &places, &cwd))
+                    .collect(),
+            })
+            .collect(),
         split,
     };
     // Isolated: the first-party hosts are the mock on TLS 443, the Messages stub listens inside
@@ -370,6 +401,7 @@ pub async fn run_scenario(
         asked: decisions.asked,
         requests: stub.requests(),
         exhausted_at: stub.exhausted_at(),
+        agents_exhausted: stub.agents_exhausted(),
         turns_left: stub.turns_left(),
         duration,
         places,
@@ -500,9 +532,16 @@ fn write_fixture(fixture: &Fixture, places: &Places, cwd: &Path, home: &Path) ->
         }
     }
     if let Some(age) = fixture.age_s {
-        let when = std::time::SystemTime::now() - Duration::from_secs(age);
+        let now = std::time::SystemTime::now();
+        let when = match u64::try_from(age) {
+            Ok(past) => now - Duration::from_secs(past),
+            Err(_) => now + Duration::from_secs(age.unsigned_abs()),
+        };
+        // A directory opens only for reading; its owner may still set its times.
+        let dir = matches!(fixture.kind, FixtureKind::Dir);
         std::fs::File::options()
-            .write(true)
+            .read(dir)
+            .write(!dir)
             .open(&path)?
             .set_modified(when)?;
     }

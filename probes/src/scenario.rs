@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use stubs::claude_ai::{DesignScript, ProjectScript, UploadAnswer};
 use stubs::mcp::McpScript;
-use stubs::messages::{Split, Turn};
+use stubs::messages::{AgentScript, Split, Turn};
 use toml::Spanned;
 
 use crate::check::CheckSpec;
@@ -51,6 +51,9 @@ pub struct Scenario {
     /// Fixture files written before the run; `~/` paths land in the run's HOME.
     #[serde(default, rename = "file")]
     pub files: Vec<Fixture>,
+    /// Make the run's cwd a git repository with the cwd fixtures committed (`probes::git`).
+    #[serde(default)]
+    pub git_init: bool,
     /// Fake MCP servers, declared to the target where each says (`place`).
     #[serde(default, rename = "mcp_server")]
     pub mcp_servers: Vec<McpScript>,
@@ -76,6 +79,9 @@ pub struct Scenario {
     pub project: Option<ProjectScript>,
     #[serde(default, rename = "turn")]
     pub turns: Vec<Turn>,
+    /// Second agent loops (subagents, workflow agents), each scripted on its own.
+    #[serde(default, rename = "agent")]
+    pub agents: Vec<AgentScript>,
     /// How the host answers for the user, one run each (`print` when absent: `-p`, nobody asked).
     #[serde(default)]
     pub channels: Vec<Channel>,
@@ -127,9 +133,10 @@ pub struct Fixture {
     /// Unix permission bits, e.g. `0o000` for an unreadable file.
     #[serde(default)]
     pub mode: Option<u32>,
-    /// Seconds before the run its modification time is set to, for tools that order by it.
+    /// Seconds before the run its modification time is set to, for tools that order by it; a
+    /// negative age is in the future (a lock that cannot go stale during the run).
     #[serde(default)]
-    pub age_s: Option<u64>,
+    pub age_s: Option<i64>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
@@ -296,6 +303,16 @@ impl Scenario {
                     line_of(source, check.span().start)
                 ))
             })?;
+            // A misspelled loop would read no requests at all and pass vacuously.
+            if let Some(agent) = &check.get_ref().agent {
+                if !scenario.agents.iter().any(|a| a.label() == agent) {
+                    return Err(err(format!(
+                        "line {}: check field `agent`: no `[[agent]]` is named `{agent}` (known: {})",
+                        line_of(source, check.span().start),
+                        scenario.agents.iter().map(|a| a.label()).collect::<Vec<_>>().join(", ")
+                    )));
+                }
+            }
         }
         scenario.validate_host().map_err(|(offset, message)| {
             err(format!("line {}: {message}", line_of(source, offset)))

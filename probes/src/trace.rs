@@ -27,13 +27,51 @@ static TMP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"/tmp/[^\s\x22'`]+").
 /// The plan file 2.1.235 names at random for each session (`~/.claude/plans/<words>.md`).
 static PLAN_FILE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\.claude/plans/[a-z]+(?:-[a-z]+)*\.md").unwrap());
+/// A cron job's id (8 random hex digits) where the cron tools print one: CronCreate's and
+/// CronDelete's sentences, and the start of each CronList line.
+static CRON_ID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(recurring job|one-shot task|Cancelled job) [0-9a-f]{8}\b").unwrap()
+});
+static CRON_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?m)^[0-9a-f]{8} \x{2014} ").unwrap());
+/// The name EnterWorktree generates when given none (three words, `serene-imagining-wombat`), in
+/// the worktree's directory and its branch.
+static WORKTREE_NAME: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(\.claude/worktrees/|worktree-)[a-z]+-[a-z]+-[a-z]+\b").unwrap());
 
-/// Replaces run paths, UUIDs, dates and temp paths with placeholders.
+/// An agent id (`a` and 16 hex digits), its 8-digit worktree name, and the random `ref` of a
+/// SendMessage pin: fresh every run.
+static AGENT_ID: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\ba[0-9a-f]{16}\b").unwrap());
+static AGENT_WORKTREE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\bagent-[0-9a-f]{8}\b").unwrap());
+/// A workflow task id (`w` and 8 of [0-9a-z]) where a text names a task, and a workflow run id
+/// (`wf_` and a UUID's first 12 characters): fresh every run. An id alone could be a word.
+static WORKFLOW_TASK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(Task ID: |\(task |taskId: \\?"|task_id\\?":\\?"|stopped task: |<task-id>)w[0-9a-z]{8}\b"#).unwrap()
+});
+static WORKFLOW_RUN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\bwf_[0-9a-f]{8}-[0-9a-f]{3}\b").unwrap());
+/// A task's measured duration, in its result and notification texts.
+static DURATION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(duration_ms(?::\s*|>))\d+").unwrap());
+static PIN_REF: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(ref\\?":\\?")[0-9a-f]{6}"#).unwrap());
+
+/// Replaces run paths, UUIDs, dates, temp paths and agent ids with placeholders.
 pub fn redact(run: &RunOutcome, s: &str) -> String {
     let s = crate::account::redact(&run.places.redact(s));
+    let s = AGENT_ID.replace_all(&s, "{agent_id}");
+    let s = AGENT_WORKTREE.replace_all(&s, "agent-{id}");
+    let s = WORKFLOW_TASK.replace_all(&s, "${1}{task_id}");
+    let s = WORKFLOW_RUN.replace_all(&s, "wf_{run_id}");
+    let s = PIN_REF.replace_all(&s, "${1}{ref}");
+    let s = DURATION.replace_all(&s, "${1}{ms}");
     let s = UUID.replace_all(&s, "{uuid}");
     let s = DATE.replace_all(&s, "{date}");
     let s = PLAN_FILE.replace_all(&s, ".claude/plans/{slug}.md");
+    let s = CRON_ID.replace_all(&s, "$1 {cron-id}");
+    let s = CRON_LINE.replace_all(&s, "{cron-id} \u{2014} ");
+    let s = WORKTREE_NAME.replace_all(&s, "${1}{worktree-name}");
     TMP.replace_all(&s, "{tmp}").into_owned()
 }
 
@@ -154,7 +192,7 @@ fn requests(run: &RunOutcome, prompt: &str, out: &mut String) {
         .requests
         .iter()
         .filter_map(|r| match &r.kind {
-            RequestKind::Main(_) => None,
+            RequestKind::Main(_) | RequestKind::Agent { .. } => None,
             RequestKind::Side(why) => Some(format!("{} {} ({why})", r.method, r.path)),
             RequestKind::Other => Some(format!("{} {}", r.method, r.path)),
         })
@@ -184,14 +222,57 @@ fn requests(run: &RunOutcome, prompt: &str, out: &mut String) {
     token_requests(run, out);
 
     let requests = run.main_requests();
+    conversation(run, "request", &requests, prompt, out);
+    // Each second loop as a conversation of its own, in the order the loops first asked.
+    let mut labels: Vec<&str> = Vec::new();
+    for r in &run.requests {
+        if let RequestKind::Agent { agent, .. } = &r.kind {
+            if !labels.contains(&agent.as_str()) {
+                labels.push(agent);
+            }
+        }
+    }
+    for label in labels {
+        let bodies: Vec<&Value> = run
+            .requests
+            .iter()
+            .filter(|r| matches!(&r.kind, RequestKind::Agent { agent, .. } if agent == label))
+            .map(|r| &r.body)
+            .collect();
+        conversation(
+            run,
+            &format!("agent `{label}` request"),
+            &bodies,
+            prompt,
+            out,
+        );
+    }
+
+    if let Some(first) = requests.first() {
+        writeln!(out, "tool schemas (request 1):").unwrap();
+        for tool in first["tools"].as_array().into_iter().flatten() {
+            writeln!(out, "  {}", signature(tool)).unwrap();
+        }
+    }
+}
+
+/// One loop's requests: tools, the system shape of the first, and each message not already shown
+/// by the request before.
+fn conversation(
+    run: &RunOutcome,
+    title: &str,
+    requests: &[&Value],
+    prompt: &str,
+    out: &mut String,
+) {
     let mut previous: Option<(Vec<&str>, &[Value])> = None;
     for (i, body) in requests.iter().enumerate() {
         let request = Request(body);
-        writeln!(out, "request {}:", i + 1).unwrap();
+        writeln!(out, "{title} {}:", i + 1).unwrap();
         let tools = request.tool_names();
         match &previous {
             Some((prev_tools, _)) if *prev_tools == tools => {
-                writeln!(out, "  tools: as request {i}").unwrap()
+                writeln!(out, "  tools: as {title} {i}").unwrap()
             }
             _ => writeln!(out, "  tools: {}", tools.join(", ")).unwrap(),
         }
@@ -208,7 +289,7 @@ fn requests(run: &RunOutcome, prompt: &str, out: &mut String) {
             Some((_, prev))
                 if messages.len() >= prev.len() && same_history(&messages[..prev.len()], prev) =>
             {
-                writeln!(out, "  messages 1-{} as request {i}", prev.len()).unwrap();
+                writeln!(out, "  messages 1-{} as {title} {i}", prev.len()).unwrap();
                 prev.len()
             }
             _ => 0,
@@ -246,13 +327,6 @@ fn requests(run: &RunOutcome, prompt: &str, out: &mut String) {
             writeln!(out, "  {role}: {}", rendered.join(" | ")).unwrap();
         }
         previous = Some((tools, messages));
-    }
-
-    if let Some(first) = requests.first() {
-        writeln!(out, "tool schemas (request 1):").unwrap();
-        for tool in first["tools"].as_array().into_iter().flatten() {
-            writeln!(out, "  {}", signature(tool)).unwrap();
-        }
     }
 }
 
