@@ -2,10 +2,12 @@
 //! seeds document, exactly. The harness sees it only as a process, like the real binary.
 
 pub mod agent;
+pub mod agents;
 pub mod api;
 pub mod brief;
 pub mod cli;
 pub mod context;
+pub mod cron;
 pub mod design;
 pub mod host;
 pub mod limits;
@@ -18,6 +20,8 @@ pub mod projects;
 pub mod search;
 pub mod tools;
 pub mod upload;
+pub mod worktree;
+pub mod workflow;
 
 /// The version of the real CLI whose contract this agent implements.
 pub const CONTRACT_VERSION: &str = "2.1.235";

@@ -88,6 +88,15 @@ fn real_main() -> i32 {
     let api_key = std::env::var("ANTHROPIC_API_KEY")
         .ok()
         .filter(|k| !k.is_empty());
+    let tasks_off = matches!(
+        std::env::var("CLAUDE_CODE_ENABLE_TASKS").as_deref(),
+        Ok("0") | Ok("false")
+    );
+    let tracking = args.model.as_deref().is_some_and(|m| m != DEFAULT_MODEL)
+        || matches!(
+            std::env::var("CLAUDE_CODE_ENABLE_TODO_TOOLS").as_deref(),
+            Ok("1") | Ok("true")
+        );
     let config = Config {
         prompt,
         model: args
@@ -117,16 +126,11 @@ fn real_main() -> i32 {
                 let name = rule.split('(').next().unwrap_or_default().trim();
                 name == "Glob" || name == "Grep"
             }),
-            // Recorded on 2.1.235: task tools off brings TodoWrite for claude-sonnet-4-5; the
-            // default claude-opus-5 also needs CLAUDE_CODE_ENABLE_TODO_TOOLS.
-            todo: matches!(
-                std::env::var("CLAUDE_CODE_ENABLE_TASKS").as_deref(),
-                Ok("0") | Ok("false")
-            ) && (args.model.as_deref().is_some_and(|m| m != DEFAULT_MODEL)
-                || matches!(
-                    std::env::var("CLAUDE_CODE_ENABLE_TODO_TOOLS").as_deref(),
-                    Ok("1") | Ok("true")
-                )),
+            // Recorded on 2.1.235 (recon tasks13 exp.tasks-4*): claude-sonnet-4-5 gets the task
+            // tools, or TodoWrite when CLAUDE_CODE_ENABLE_TASKS switches them off; the default
+            // claude-opus-5 gets neither unless CLAUDE_CODE_ENABLE_TODO_TOOLS is set.
+            todo: tracking && tasks_off,
+            tasks: tracking && !tasks_off,
             // A deferred tool: out of request 1 when tool search is on (2.1.235 turns it on for a
             // non-Anthropic base URL only when asked).
             lsp: false,
@@ -138,6 +142,11 @@ fn real_main() -> i32 {
             plan_mode: false,
             design,
             projects,
+            // Deferred like NotebookEdit: out of request 1 when tool search is on.
+            worktree: !std::env::var("ENABLE_TOOL_SEARCH")
+                .is_ok_and(|v| matches!(v.as_str(), "true" | "1") || v.starts_with("auto")),
+            cron: claude_reference::cron::offered(),
+            workflow: claude_reference::workflow::offered(),
         },
         host,
         allowed_tools: args.allowed_tools.clone(),

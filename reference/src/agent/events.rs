@@ -21,6 +21,9 @@ pub struct Output {
     pub session_id: String,
     /// The terminal the transcript goes to (`Format::Terminal`).
     pub terminal: Option<std::sync::Arc<crate::host::terminal::Terminal>>,
+    /// `-p`: result events wait here until no background task owes a notification, so the run's
+    /// results come last, as 2.1.235 prints them.
+    pub held: Option<std::sync::Mutex<Vec<Value>>>,
 }
 
 impl Output {
@@ -39,6 +42,22 @@ impl Output {
     }
 
     pub fn finish(&self, result: &Value) {
+        if let Some(held) = &self.held {
+            held.lock().unwrap().push(result.clone());
+            return;
+        }
+        self.print_result(result);
+    }
+
+    /// Prints the results held back so far.
+    pub fn release(&self) {
+        let Some(held) = &self.held else { return };
+        for result in std::mem::take(&mut *held.lock().unwrap()) {
+            self.print_result(&result);
+        }
+    }
+
+    fn print_result(&self, result: &Value) {
         match self.format {
             Format::Terminal => {}
             Format::StreamJson | Format::Json => print_line(&result.to_string()),

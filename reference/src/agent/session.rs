@@ -133,6 +133,7 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
         },
         session_id: config.session_id.clone(),
         terminal: terminal.clone(),
+        held: (config.host == HostKind::None).then(Default::default),
     };
     let mut session = Session::start(config, mcp, host, out, started);
     match (control, terminal) {
@@ -171,9 +172,12 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
             crate::exit::SUCCESS
         }
         (None, None) => {
-            session
+            let code = session
                 .prompt(blocks_of(Value::String(config.prompt.clone())))
-                .await
+                .await;
+            let code = session.deliver_notifications(code).await;
+            session.out.release();
+            code
         }
     }
 }
@@ -204,6 +208,10 @@ pub struct Session<'a> {
     pub started: Instant,
     /// The SDK host, asked whether it interrupted between tool calls.
     pub interrupt_probe: Option<Arc<Control>>,
+    /// The `system/init` event, repeated when a notification starts another prompt.
+    init: Value,
+    /// Why the current prompt runs when it is not the user's (`{"kind": "task-notification"}`).
+    pub origin: Option<Value>,
 }
 
 impl<'a> Session<'a> {
@@ -252,6 +260,14 @@ impl<'a> Session<'a> {
             mode_changed: None,
             interactive: config.host == HostKind::Terminal,
             design: config.offer.design,
+            worktree: None,
+            cron: crate::cron::Store::new(
+                &config.cwd,
+                &config.session_id,
+                crate::cron::Clock::from_env(),
+            ),
+            agents: None,
+            cancel: Default::default(),
         };
         let catalog = tools::builtin(offer(config, &ctx, false));
         let enforce_brief = brief::enforcement_on(
@@ -276,7 +292,14 @@ impl<'a> Session<'a> {
             external_includes_approved: approved,
         });
         let first_tools = mcp.current_tools();
-        let mut names: Vec<&str> = catalog.iter().map(|t| t.name()).collect();
+        // The init event names the Agent tool by its alias, as 2.1.235 lists it.
+        let mut names: Vec<&str> = catalog
+            .iter()
+            .map(|t| match t.name() {
+                "Agent" => "Task",
+                name => name,
+            })
+            .collect();
         names.extend(first_tools.iter().map(|t| t.wire_name.as_str()));
         let mut init = out.init(
             &cwd,
@@ -290,6 +313,7 @@ impl<'a> Session<'a> {
             init["apiKeySource"] = json!("none");
         }
         out.event(&init);
+        let mut ctx = ctx;
 
         let mut first = Vec::new();
         if let Some(reminder) = prompt::mcp_instructions(&mcp.instructions()) {
@@ -307,12 +331,29 @@ impl<'a> Session<'a> {
                 &today(),
             )}),
         );
+        ctx.agents = Some(crate::agents::Agents {
+            config: Arc::new(config.clone()),
+            registry: Default::default(),
+            announce: crate::agents::Announcer {
+                out: Arc::new(Output {
+                    format: out.format,
+                    session_id: out.session_id.clone(),
+                    terminal: out.terminal.clone(),
+                    held: None,
+                }),
+            },
+            first_context: Arc::new(first.clone()),
+            depth: 0,
+            runtime: tokio::runtime::Handle::current(),
+        });
         Session {
             config,
             mcp,
             out,
             client,
             ctx,
+            init,
+            origin: None,
             messages: Vec::new(),
             first_context: Some(first),
             pending: Vec::new(),
@@ -331,6 +372,26 @@ impl<'a> Session<'a> {
         self.messages
             .push(json!({"role": "user", "content": content}));
         Turn::new(self).run().await
+    }
+
+    /// `-p`: background tasks still owe the model their end. Each ending is a prompt of its own,
+    /// announced by a fresh `system/init`, whose result says it came from a task notification;
+    /// the last result decides the exit status.
+    async fn deliver_notifications(&mut self, mut code: i32) -> i32 {
+        let Some(agents) = self.ctx.agents.clone() else {
+            return code;
+        };
+        while let Some(notice) = tokio::task::block_in_place(|| agents.registry.next_notice()) {
+            let mut init = self.init.clone();
+            init["uuid"] = json!(super::events::uuid());
+            self.out.event(&init);
+            self.origin = Some(json!({"kind": "task-notification"}));
+            let text = crate::agents::notification_text(&notice.task);
+            code = self
+                .prompt(vec![json!({"type": "text", "text": text})])
+                .await;
+        }
+        code
     }
 
     /// The host switched the permission mode between prompts.

@@ -154,6 +154,14 @@ impl<'s, 'a> Turn<'s, 'a> {
         mcp_tools: &[McpTool],
     ) -> (Vec<Value>, bool) {
         let s = &mut *self.session;
+        // Task ends owed before this round started ride on its last result (a task that ends
+        // during the round is told in the next one, or in a prompt of its own).
+        let owed = s
+            .ctx
+            .agents
+            .as_ref()
+            .map(|a| a.registry.take_notices())
+            .unwrap_or_default();
         let mut blocks = Vec::new();
         let mut interrupted = false;
         for tool_use in tool_uses {
@@ -222,6 +230,19 @@ impl<'s, 'a> Turn<'s, 'a> {
             );
             blocks.push(result.block());
         }
+        if let Some(content) = blocks.last_mut().map(|b| &mut b["content"]) {
+            for notice in &owed {
+                let note = crate::agents::notification_text(&notice.task);
+                match content {
+                    Value::Array(parts) => parts.push(json!({"type": "text", "text": note})),
+                    Value::String(text) => {
+                        text.push_str("\n\n");
+                        text.push_str(&note);
+                    }
+                    _ => {}
+                }
+            }
+        }
         // What tools added for the model after their results (a skill's body) follows them in the
         // same message; each is a turn of its own in the count.
         for text in std::mem::take(&mut s.ctx.follow_up) {
@@ -240,8 +261,11 @@ impl<'s, 'a> Turn<'s, 'a> {
             "session_id": s.out.session_id, "total_cost_usd": self.usage.cost(&config.model), "usage": self.usage.json(),
             "modelUsage": self.usage.model_usage(&config.model), "permission_denials": self.denials,
             "terminal_reason": f.terminal_reason, "fast_mode_state": "off", "fast_mode_disabled_reason": "sdk_opt_in_required",
-            "subtype": f.subtype,
         });
+        if let Some(origin) = &s.origin {
+            r["origin"] = origin.clone();
+        }
+        r["subtype"] = json!(f.subtype);
         match (&f.text, &f.errors) {
             (_, Some(error)) => r["errors"] = json!([error]),
             (Some(text), None) => {

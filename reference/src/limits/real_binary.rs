@@ -69,7 +69,138 @@ pub const TOOL_RESULT_PREVIEW: Limit = Limit {
     what: "A tool result over its budget is saved to a file; the model sees this many chars, cut back to a line end.",
 };
 
+pub const CRON_MAX_JOBS: Limit = Limit {
+    name: "cron.max_jobs",
+    value: 50,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "exp.cron-7: the 51st CronCreate → `Too many scheduled jobs (max 50). Cancel one first.`",
+    },
+    what: "CronCreate refuses a job when this many (durable and session-only together) are visible.",
+};
+
+pub const CRON_NEXT_MATCH_STEPS: Limit = Limit {
+    name: "cron.next_match_steps",
+    value: 527_040,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle MBr: the next-match walk gives up after 527040 (366 × 1440) steps; exp.cron-2 `0 0 30 2 *`",
+    },
+    what: "Steps of the next-match walk (a step skips an unmatched month, day, hour or minute) before an expression counts as never matching.",
+};
+
+pub const CRON_LIST_PROMPT_WIDTH: Limit = Limit {
+    name: "cron.list.prompt_width",
+    value: 80,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "exp.cron-3: a 100-char prompt listed as 79 chars and `…`, an 80-char one whole",
+    },
+    what: "CronList shows each prompt's first line cut to this many columns.",
+};
+
+pub const CRON_ONE_SHOT_MIN_EARLY: Limit = Limit {
+    name: "cron.one_shot.min_early",
+    value: 0,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle STe (the local fallback config): oneShotFloorMs 0",
+    },
+    what: "The least a :00/:30 one-shot fires early; the job's id share spreads it up to the 90 s maximum.",
+};
+
+pub const CRON_CACHE_LEAD: Limit = Limit {
+    name: "cron.cache_lead",
+    value: 15_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle STe (the local fallback config): cacheLeadMs 15000, applied by F$n to `*/N * * * *`",
+    },
+    what: "An every-N-minutes job whose period is the cache window fires this long before the period has passed since its last fire, instead of the id-based delay.",
+};
+
+pub const CRON_CACHE_LEAD_PERIOD: Limit = Limit {
+    name: "cron.cache_lead.period",
+    value: 300_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle N$n = 300000: the cache lead applies when period ≥ 5 min and period − lead < 5 min",
+    },
+    what: "The period (5 minutes) the cache lead is for.",
+};
+
+pub const AGENTS_MAX_SPAWN_DEPTH: Limit = Limit {
+    name: "agents.max_spawn_depth",
+    value: 3,
+    unit: Unit::Levels,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "agents.launch-checks: a loop at this depth no longer gets the Agent tool (bundle default 3; CLAUDE_CODE_MAX_SUBAGENT_SPAWN_DEPTH=1 withdraws it from the first child)",
+    },
+    what: "Nesting depth of agent loops (the session's own is 0) from which the Agent tool is withdrawn.",
+};
+
+pub const AGENTS_MAX_CONCURRENT: Limit = Limit {
+    name: "agents.max_concurrent",
+    value: 20,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "agents.launch-checks: bundle default 20; CLAUDE_CODE_MAX_CONCURRENT_SUBAGENTS=1 refuses a second running agent",
+    },
+    what: "Background agents running at once before a launch is refused.",
+};
+
+pub const TASK_OUTPUT_TIMEOUT_DEFAULT: Limit = Limit {
+    name: "agents.task_output.timeout_default",
+    value: 30_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "TaskOutput schema in tools[]: timeout default 30000" },
+    what: "How long a blocking TaskOutput waits for the task to end by default.",
+};
+
+pub const TASK_OUTPUT_TIMEOUT_MAX: Limit = Limit {
+    name: "agents.task_output.timeout_max",
+    value: 600_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "TaskOutput schema in tools[]: timeout maximum 600000" },
+    what: "Longest wait a TaskOutput may ask for.",
+};
+
+pub const SEND_MESSAGE_SUMMARY_MAX: Limit = Limit {
+    name: "agents.send_message.summary_max",
+    value: 200,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "SendMessage schema in tools[]: summary maxLength 200" },
+    what: "Longest summary a SendMessage may carry.",
+};
+
 pub const ALL_REAL_BINARY: &[&Limit] = &[
+    &AGENTS_MAX_SPAWN_DEPTH,
+    &AGENTS_MAX_CONCURRENT,
+    &TASK_OUTPUT_TIMEOUT_DEFAULT,
+    &TASK_OUTPUT_TIMEOUT_MAX,
+    &SEND_MESSAGE_SUMMARY_MAX,
     &API_MAX_RETRIES_DEFAULT,
     &API_RETRY_BASE_DELAY,
     &API_RETRY_MAX_DELAY,
@@ -99,6 +230,28 @@ pub const ALL_REAL_BINARY: &[&Limit] = &[
     &PROJECTS_CONTEXT_LIST_MAX,
     &PROJECTS_CONTEXT_CONFIG_CHARS,
     &PROJECTS_ERROR_BODY_CHARS,
+    &TASKS_RESULT_BUDGET,
+    &TASKS_SUBJECT_BACKFILL_MAX,
+    &TASKS_SUBJECT_WORD_CUT_MIN,
+    &TASKS_LOCK_RETRIES,
+    &TASKS_LOCK_MIN_WAIT,
+    &TASKS_LOCK_MAX_WAIT,
+    &TASKS_LOCK_STALE,
+    &WORKTREE_NAME_MAX,
+    &WORKTREE_GIT_TIMEOUT,
+    &CRON_MAX_JOBS,
+    &CRON_NEXT_MATCH_STEPS,
+    &CRON_LIST_PROMPT_WIDTH,
+    &CRON_ONE_SHOT_MIN_EARLY,
+    &CRON_CACHE_LEAD,
+    &CRON_CACHE_LEAD_PERIOD,
+    &WORKFLOW_SCRIPT_MAX_CHARS,
+    &WORKFLOW_SYNC_TIMEOUT,
+    &WORKFLOW_AGENT_CAP,
+    &WORKFLOW_VM_ARRAY_MAX,
+    &WORKFLOW_CONCURRENCY_MAX,
+    &WORKFLOW_CONCURRENCY_MIN,
+    &WORKFLOW_NOTIFY_RESULT_MAX,
 ];
 
 pub const DESIGN_CATALOG_SUMMARY_MAX: Limit = Limit {
@@ -360,4 +513,188 @@ pub const PROJECTS_ERROR_BODY_CHARS: Limit = Limit {
             "bundle fEv: a failed Projects API call's body sliced to 200; recorded exp2.search-500",
     },
     what: "A Projects API failure quotes the answer's body up to this many chars.",
+};
+
+pub const WORKTREE_NAME_MAX: Limit = Limit {
+    name: "worktree.name_max",
+    value: 64,
+    unit: Unit::Utf16Units,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "EnterWorktree name of 65 chars: `must be 64 characters or fewer (got 65)`; 64 passes",
+    },
+    what: "EnterWorktree: the longest `name` of a new worktree.",
+};
+
+pub const WORKTREE_GIT_TIMEOUT: Limit = Limit {
+    name: "worktree.git_timeout",
+    value: 10_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle aWe: `git worktree list --porcelain` runs with timeout 1e4",
+    },
+    what: "EnterWorktree/ExitWorktree: the bound on each git command they run.",
+};
+
+pub const TASKS_RESULT_BUDGET: Limit = Limit {
+    name: "tasks.result_budget",
+    value: 100_000,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon tasks13: TaskCreate, TaskGet, TaskList, TaskUpdate objects all have maxResultSizeChars 1e5",
+    },
+    what: "Task tool result size before it is persisted and previewed.",
+};
+
+pub const TASKS_SUBJECT_BACKFILL_MAX: Limit = Limit {
+    name: "tasks.create.subject_backfill_max",
+    value: 80,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon tasks13 exp.tasks-3 c_long: a 104-char description alone gives the subject cut at the last space within 80",
+    },
+    what: "TaskCreate without a subject: the subject is the description's first line, at most this many code points.",
+};
+
+pub const TASKS_SUBJECT_WORD_CUT_MIN: Limit = Limit {
+    name: "tasks.create.subject_word_cut_min",
+    value: 40,
+    unit: Unit::Utf16Units,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon tasks13: bundle gtS cuts the 80-char head at its last space only when that space is past 40",
+    },
+    what: "A backfilled subject is cut at a word boundary only past this position; else at the hard cap.",
+};
+
+pub const TASKS_LOCK_RETRIES: Limit = Limit {
+    name: "tasks.lock.retries",
+    value: 30,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon tasks13 exp.tasks-2 edge_locked: a held `3.json.lock` fails the edge with `Lock file is already being held`; bundle vor retries 30",
+    },
+    what: "Retries to take a task file's (or the list's) lock directory before the write fails.",
+};
+
+pub const TASKS_LOCK_MIN_WAIT: Limit = Limit {
+    name: "tasks.lock.min_wait",
+    value: 5,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "recon tasks13: bundle vor minTimeout 5, doubled per retry" },
+    what: "First wait between lock attempts; doubled each retry up to the max wait.",
+};
+
+pub const TASKS_LOCK_MAX_WAIT: Limit = Limit {
+    name: "tasks.lock.max_wait",
+    value: 100,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "recon tasks13: bundle vor maxTimeout 100" },
+    what: "Longest wait between two lock attempts.",
+};
+
+pub const TASKS_LOCK_STALE: Limit = Limit {
+    name: "tasks.lock.stale",
+    value: 10_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon tasks13 exp.tasks-7: a lock directory 20 s old is taken over, a fresh one is not (proper-lockfile's default stale)",
+    },
+    what: "A lock directory whose mtime is older than this is abandoned and taken over.",
+};
+
+pub const WORKFLOW_SCRIPT_MAX_CHARS: Limit = Limit {
+    name: "workflow.script.max_chars",
+    value: 524_288,
+    unit: Unit::Utf16Units,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon workflow13 exp.wf-val: tools[] Workflow.script maxLength 524288; the bundle's \"Script exceeds 524288 bytes\" for a scriptPath file",
+    },
+    what: "Longest workflow script, inline (the schema's maxLength) or read from scriptPath.",
+};
+
+pub const WORKFLOW_SYNC_TIMEOUT: Limit = Limit {
+    name: "workflow.sync_timeout",
+    value: 30_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "recon workflow13: bundle constant for the script VM's run timeout" },
+    what: "Longest stretch a workflow script may compute without awaiting (an endless loop fails the run).",
+};
+
+pub const WORKFLOW_AGENT_CAP: Limit = Limit {
+    name: "workflow.agent_cap",
+    value: 1000,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon workflow13: tools[] Workflow description (\"capped at 1000\") and the bundle's agent() call cap error",
+    },
+    what: "agent() calls one workflow run may make; the next one throws.",
+};
+
+pub const WORKFLOW_VM_ARRAY_MAX: Limit = Limit {
+    name: "workflow.vm_array_max",
+    value: 4096,
+    unit: Unit::Entries,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon workflow13: tools[] Workflow description (\"at most 4096 items\"), bundle array cap error",
+    },
+    what: "Items one parallel()/pipeline() call accepts; more is an error, never a silent cut.",
+};
+
+pub const WORKFLOW_CONCURRENCY_MAX: Limit = Limit {
+    name: "workflow.concurrency.max",
+    value: 16,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon workflow13: tools[] Workflow description (\"min(16, available CPUs - 2)\"), bundle clamp to [2, 16]",
+    },
+    what: "Most agent() calls of one run at once; CPUs - 2 when fewer.",
+};
+
+pub const WORKFLOW_CONCURRENCY_MIN: Limit = Limit {
+    name: "workflow.concurrency.min",
+    value: 2,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary { case: "recon workflow13: bundle clamp of CPUs - 2 to at least 2" },
+    what: "Fewest agent() calls of one run at once, however few CPUs there are.",
+};
+
+pub const WORKFLOW_NOTIFY_RESULT_MAX: Limit = Limit {
+    name: "workflow.notify.result_max",
+    value: 8000,
+    unit: Unit::Utf16Units,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon workflow13: bundle cut of the completion notification's <result> (the rest named in the output file)",
+    },
+    what: "Longest return value a workflow's completion notification carries inline.",
 };

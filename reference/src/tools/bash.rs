@@ -92,6 +92,15 @@ impl Tool for Bash {
                 interrupted = true;
                 break None;
             }
+            if ctx.cancelled() {
+                // TaskStop ended this loop's task: the command goes with it, group and all.
+                // SAFETY: signalling the process group this call created.
+                unsafe {
+                    libc::kill(-pid, libc::SIGKILL);
+                }
+                let _ = child.wait();
+                return Err(ToolError::interrupted());
+            }
             std::thread::sleep(Duration::from_millis(5));
         };
         // The group goes either way: a background child must not outlive the call holding the pipe.

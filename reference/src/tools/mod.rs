@@ -1,8 +1,10 @@
 //! Built-in tools and the one pipeline every tool_use goes through.
 
+mod agent;
 mod ask_user;
 mod bash;
 mod claude_design;
+mod cron;
 mod edit;
 mod file_state;
 mod glob;
@@ -15,9 +17,15 @@ mod plan_mode;
 mod projects;
 mod read;
 pub mod schema;
+mod send_message;
 mod send_user_message;
 mod skill;
+mod task_output;
+mod task_stop;
+mod tasks;
 mod todo;
+mod workflow;
+mod worktree;
 mod write;
 
 use std::path::{Path, PathBuf};
@@ -26,7 +34,7 @@ use serde_json::Value;
 
 pub use claude_design::slash_command as design_command;
 pub use file_state::FileState;
-pub use persist::project_dir as persist_project_dir;
+pub use persist::{cwd_slug, project_dir as persist_project_dir};
 pub use pipeline::{run_tool, ToolResult};
 
 use crate::host::Host;
@@ -79,9 +87,61 @@ pub struct ToolContext {
     pub interactive: bool,
     /// ClaudeDesign is offered (its gates passed at start).
     pub design: bool,
+    /// The worktree EnterWorktree moved the session into, until ExitWorktree.
+    pub worktree: Option<crate::worktree::Active>,
+    /// The cron jobs: this session's, and the way to the project's durable file.
+    pub cron: crate::cron::Store,
+    /// Other agent loops and background tasks of this session (`None` where none may start).
+    pub agents: Option<crate::agents::Agents>,
+    /// Set when this loop's task is stopped (TaskStop): running commands end with it.
+    pub cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl ToolContext {
+    /// The context of a child loop: the session's rules and skills, nothing read yet, its own
+    /// working directory, nobody to ask, no language servers, one level deeper.
+    pub fn for_child(
+        agents: &crate::agents::Agents,
+        cwd: &Path,
+        cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    ) -> ToolContext {
+        let config = &agents.config;
+        let (permissions, _) = Permissions::load(
+            config.mode,
+            cwd,
+            &config.home,
+            &config.allowed_tools,
+            &config.disallowed_tools,
+        );
+        ToolContext {
+            cwd: cwd.to_owned(),
+            home: config.home.clone(),
+            session_id: config.session_id.clone(),
+            files: FileState::default(),
+            permissions,
+            shell_cwd: cwd.to_owned(),
+            todos: Vec::new(),
+            skills: Vec::new(),
+            follow_up: Vec::new(),
+            lsp: crate::lsp::LspManager::new(&[]),
+            brief: crate::brief::Delivery::from_env(&config.base_url, config.oauth_token.clone()),
+            host: None,
+            tool_use_id: String::new(),
+            mode_changed: None,
+            interactive: false,
+            design: config.offer.design,
+            worktree: None,
+            cron: crate::cron::Store::new(cwd, &config.session_id, crate::cron::Clock::from_env()),
+            agents: Some(agents.clone()),
+            cancel,
+        }
+    }
+
+    /// Whether this loop's task was stopped.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
     /// Switches the permission mode; the session announces it (a `status` event).
     pub fn set_mode(&mut self, mode: Mode) {
         self.permissions.mode = mode;
@@ -195,6 +255,10 @@ impl ToolError {
 
 pub trait Tool: Sync {
     fn name(&self) -> &'static str;
+    /// Other names a tool_use may call it by (Agent's `Task`).
+    fn aliases(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// Our own words for the model.
     fn description(&self) -> &'static str;
     /// Property names, types, required fields, enums and bounds as the real binary sends them.
@@ -204,6 +268,21 @@ pub trait Tool: Sync {
         None
     }
     fn access(&self, input: &Value, ctx: &ToolContext) -> Access;
+    /// Checks the JSON schema cannot express (2.1.235's zod refinements), reported as
+    /// `InputValidationError` issues like the schema's own; run once the schema's pass.
+    fn refine(&self, _input: &Value) -> Vec<schema::Issue> {
+        Vec::new()
+    }
+    /// The input rewritten before the schema sees it (2.1.235's `coerceInput`: aliases and
+    /// backfills of what models commonly send), or `None` to validate it as sent.
+    fn coerce_input(&self, _input: &Value) -> Option<Value> {
+        None
+    }
+    /// A hint appended to a failed validation's message (2.1.235's `validationErrorSteer`),
+    /// judged on the input as sent.
+    fn validation_steer(&self, _input: &Value) -> Option<&'static str> {
+        None
+    }
     /// The tool's own input checks after the schema's (2.1.235's `validateInput`): the message is
     /// shown as a tool error and nothing runs.
     fn validate_input(&self, _input: &Value, _ctx: &ToolContext) -> Option<String> {
@@ -228,6 +307,8 @@ pub struct Offer {
     /// TodoWrite: on when the task tools are switched off (`CLAUDE_CODE_ENABLE_TASKS=0`), as
     /// 2.1.235 swaps them.
     pub todo: bool,
+    /// TaskCreate, TaskGet, TaskList, TaskUpdate: the other side of that switch.
+    pub tasks: bool,
     /// NotebookEdit in tools[] from request 1 (it is a deferred tool: off when tool search
     /// defers it).
     pub notebook: bool,
@@ -244,6 +325,13 @@ pub struct Offer {
     pub design: bool,
     /// Projects: a Project is attached and the policy allows it (seed 000 part B).
     pub projects: bool,
+    /// EnterWorktree and ExitWorktree (deferred tools: off when tool search defers them).
+    pub worktree: bool,
+    /// CronCreate, CronDelete, CronList: on unless switched off or deferred (seed 004 §Cron).
+    pub cron: bool,
+    /// Workflow: on unless switched off (`CLAUDE_CODE_DISABLE_WORKFLOWS`, managed
+    /// `disableWorkflows`), as 2.1.235 withdraws it.
+    pub workflow: bool,
 }
 
 /// The built-in tools in the order `tools[]` lists them (alphabetical, as the real binary does).
@@ -251,7 +339,11 @@ pub struct Offer {
 /// names one of them; otherwise its shell has the embedded search commands instead).
 pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
     let mut tools: Vec<&'static dyn Tool> = vec![
+        &agent::Agent,
         &bash::Bash,
+        &send_message::SendMessage,
+        &task_output::TaskOutput,
+        &task_stop::TaskStop,
         &edit::Edit,
         &read::Read,
         &skill::Skill,
@@ -262,6 +354,14 @@ pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
     }
     if offer.todo {
         tools.push(&todo::TodoWrite);
+    }
+    if offer.tasks {
+        tools.extend([
+            &tasks::TaskCreate as &dyn Tool,
+            &tasks::TaskGet,
+            &tasks::TaskList,
+            &tasks::TaskUpdate,
+        ]);
     }
     if offer.notebook {
         tools.push(&notebook::NotebookEdit);
@@ -285,6 +385,19 @@ pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
     if offer.projects {
         tools.push(&projects::Projects);
     }
+    if offer.worktree {
+        tools.extend([&worktree::EnterWorktree as &dyn Tool, &worktree::ExitWorktree]);
+    }
+    if offer.workflow {
+        tools.push(&workflow::Workflow);
+    }
+    if offer.cron {
+        tools.extend([
+            &cron::CronCreate as &dyn Tool,
+            &cron::CronDelete,
+            &cron::CronList,
+        ]);
+    }
     if offer.plan_mode {
         tools.retain(|t| !pipeline::PLAN_WITHDRAWN.contains(&t.name()));
     }
@@ -303,15 +416,23 @@ fn block_on<F: std::future::Future>(f: F) -> F::Output {
     tokio::runtime::Handle::current().block_on(f)
 }
 
-/// The JSON schema object every tool shares the frame of.
+/// The JSON schema object every tool shares the frame of. With nothing required there is no
+/// `required` key at all, as 2.1.235 sends such schemas (CronList, TaskList, TaskStop,
+/// EnterWorktree).
 fn object_schema(properties: Value, required: &[&str]) -> Value {
-    serde_json::json!({
+    let mut schema = serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
         "properties": properties,
         "required": required,
         "additionalProperties": false,
-    })
+    });
+    if required.is_empty() {
+        if let Some(map) = schema.as_object_mut() {
+            map.shift_remove("required");
+        }
+    }
+    schema
 }
 
 /// The note every successful write appends.

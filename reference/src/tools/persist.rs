@@ -7,13 +7,16 @@ use crate::limits;
 
 /// `~/.claude/projects/<cwd with / as ->`: the per-project folder the CLI keeps session files in.
 pub fn project_dir(home: &Path, cwd: &Path) -> PathBuf {
-    let slug: String = cwd
-        .display()
+    home.join(".claude/projects").join(cwd_slug(cwd))
+}
+
+/// A directory as one path segment: every character but ASCII letters and digits becomes `-`.
+pub fn cwd_slug(cwd: &Path) -> String {
+    cwd.display()
         .to_string()
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    home.join(".claude/projects").join(slug)
+        .collect()
 }
 
 /// Saves `content` under the session's tool-results and returns the preview the model sees.

@@ -109,12 +109,17 @@ impl ToolResult {
 
 /// Tools that exist but are not always offered (the text recorded for each).
 const DISABLED_WHEN_ABSENT: &[&str] = &[
+    "Agent",
     "LSP",
     "TodoWrite",
     "AskUserQuestion",
     "EnterPlanMode",
     "ExitPlanMode",
     "Projects",
+    "CronCreate",
+    "CronDelete",
+    "CronList",
+    "Workflow",
 ];
 
 /// The tools plan mode takes out of tools[] (seed 004: plan mode changes the tool surface).
@@ -141,7 +146,10 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
     let id = tool_use["id"].as_str().unwrap_or_default();
     let name = tool_use["name"].as_str().unwrap_or_default();
     let mut input = tool_use["input"].clone();
-    let Some(tool) = tools.iter().find(|t| t.name() == name) else {
+    let Some(tool) = tools
+        .iter()
+        .find(|t| t.name() == name || t.aliases().contains(&name))
+    else {
         // Withdrawn by plan mode, not unknown: the model is told why.
         if ctx.permissions.mode == Mode::Plan && PLAN_WITHDRAWN.contains(&name) {
             return ToolResult::refused(
@@ -162,9 +170,18 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
         result.structured = Value::String(message);
         return result;
     };
-    let issues = schema::issues(&tool.input_schema(), &input);
+    let sent = input;
+    input = tool.coerce_input(&sent).unwrap_or_else(|| sent.clone());
+    let mut issues = schema::issues(&tool.input_schema(), &input);
+    if issues.is_empty() {
+        issues = tool.refine(&input);
+    }
     if !issues.is_empty() {
-        let mut result = ToolResult::error(id, schema::message(name, &issues), true);
+        let mut message = schema::message(name, &issues);
+        if let Some(steer) = tool.validation_steer(&sent) {
+            message = format!("{message}\n\n{steer}");
+        }
+        let mut result = ToolResult::error(id, message, true);
         result.structured = Value::String(schema::structured(&issues));
         return result;
     }

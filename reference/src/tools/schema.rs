@@ -65,11 +65,19 @@ pub fn issues(schema: &Value, input: &Value) -> Vec<Issue> {
     }
     if schema["additionalProperties"] == Value::Bool(false) {
         let unexpected: Vec<&String> = object.keys().filter(|k| !props.contains_key(*k)).collect();
-        for key in &unexpected {
+        // zod reports them as one issue; the sentences are one per key (recorded: TaskList with
+        // `x` and `y` says "issues").
+        if !unexpected.is_empty() {
+            let quoted: Vec<String> = unexpected.iter().map(|k| format!("\"{k}\"")).collect();
+            let noun = if quoted.len() == 1 { "key" } else { "keys" };
+            let sentences: Vec<String> = unexpected
+                .iter()
+                .map(|k| format!("An unexpected parameter `{k}` was provided"))
+                .collect();
             out.push(Issue {
-                sentence: Some(format!("An unexpected parameter `{key}` was provided")),
-                zod: json!({"code": "unrecognized_keys", "keys": [key], "path": [],
-                            "message": format!("Unrecognized key: \"{key}\"")}),
+                sentence: Some(sentences.join("\n")),
+                zod: json!({"code": "unrecognized_keys", "keys": unexpected, "path": [],
+                            "message": format!("Unrecognized {noun}: {}", quoted.join(", "))}),
             });
         }
     }
@@ -86,8 +94,14 @@ fn required(schema: &Value) -> Vec<&str> {
 }
 
 fn property_issue(name: &str, prop: &Value, value: &Value) -> Option<Issue> {
-    let expected = prop["type"].as_str().unwrap_or("any");
-    let ok = match expected {
+    if let Some(branches) = prop["anyOf"].as_array() {
+        return union_issue(name, branches, value);
+    }
+    let expected = match zod_type(prop) {
+        "record" => "record",
+        _ => prop["type"].as_str().unwrap_or("any"),
+    };
+    let ok = match prop["type"].as_str().unwrap_or("any") {
         "string" => value.is_string(),
         "number" => value.is_number(),
         "integer" => value.as_f64().is_some_and(|f| f.fract() == 0.0),
@@ -122,6 +136,9 @@ fn property_issue(name: &str, prop: &Value, value: &Value) -> Option<Issue> {
     // Objects inside an array: their required fields and enums, by path (`todos[0].activeForm`).
     if let (Some(items), Some(item_schema)) = (value.as_array(), prop.get("items")) {
         for (i, item) in items.iter().enumerate() {
+            if let Some(issue) = item_type_issue(name, i, item_schema, item) {
+                return Some(issue);
+            }
             let item_props = &item_schema["properties"];
             for field in required(item_schema) {
                 // A field with a default is filled in, not missing (AskUserQuestion's multiSelect).
@@ -187,9 +204,58 @@ fn property_issue(name: &str, prop: &Value, value: &Value) -> Option<Issue> {
     None
 }
 
-/// zod's name for a JSON schema type (`integer` is a number to it).
+/// A primitive array item of the wrong type (`addBlocks[0]` a number), by its index.
+fn item_type_issue(name: &str, i: usize, item_schema: &Value, item: &Value) -> Option<Issue> {
+    let expected = item_schema["type"].as_str()?;
+    let ok = match expected {
+        "string" => item.is_string(),
+        "number" => item.is_number(),
+        "boolean" => item.is_boolean(),
+        _ => return None,
+    };
+    (!ok).then(|| Issue {
+        sentence: Some(format!(
+            "The parameter `{name}[{i}]` type is expected as `{expected}` but provided as `{}`",
+            type_name(item)
+        )),
+        zod: json!({"expected": expected, "code": "invalid_type", "path": [name, i],
+                    "message": format!("Invalid input: expected {expected}, received {}", type_name(item))}),
+    })
+}
+
+/// A value no branch of an `anyOf` of enums and constants accepts: zod's `invalid_union`, one
+/// issue per branch, with no sentence (recorded: TaskUpdate's `status` of "bogus" and of 5).
+fn union_issue(name: &str, branches: &[Value], value: &Value) -> Option<Issue> {
+    let accepts = |b: &Value| match (b["enum"].as_array(), b.get("const")) {
+        (Some(choices), _) => choices.contains(value),
+        (None, Some(constant)) => constant == value,
+        (None, None) => b["type"].as_str().is_none_or(|t| t == type_name(value)),
+    };
+    if branches.iter().any(accepts) {
+        return None;
+    }
+    let errors: Vec<Value> = branches
+        .iter()
+        .map(|b| match b["enum"].as_array() {
+            Some(choices) => vec![Issue::bad_option(vec![], choices).zod],
+            None if b.get("const").is_some() => vec![json!({"code": "invalid_value", "values": [b["const"]], "path": [],
+                                "message": format!("Invalid input: expected {}", b["const"])})],
+            None => vec![json!({"expected": b["type"], "code": "invalid_type", "path": [],
+                                "message": format!("Invalid input: expected {}, received {}", b["type"].as_str().unwrap_or("any"), type_name(value))})],
+        })
+        .map(Value::from)
+        .collect();
+    Some(Issue {
+        sentence: None,
+        zod: json!({"code": "invalid_union", "errors": errors, "path": [name], "message": "Invalid input"}),
+    })
+}
+
+/// zod's name for a JSON schema type (`integer` is a number to it, an object with
+/// `propertyNames` a record).
 fn zod_type(prop: &Value) -> &str {
     match prop["type"].as_str() {
+        Some("object") if prop.get("propertyNames").is_some() => "record",
         Some("integer") => "number",
         Some(t) => t,
         None => "string",
@@ -246,7 +312,8 @@ pub fn message(tool: &str, issues: &[Issue]) -> String {
     let sentences: Option<Vec<&str>> = issues.iter().map(|i| i.sentence.as_deref()).collect();
     match sentences {
         Some(lines) => {
-            let noun = if lines.len() == 1 { "issue" } else { "issues" };
+            let count: usize = lines.iter().map(|l| l.lines().count()).sum();
+            let noun = if count == 1 { "issue" } else { "issues" };
             format!(
                 "InputValidationError: {tool} failed due to the following {noun}:\n{}",
                 lines.join("\n")
@@ -354,5 +421,40 @@ mod tests {
             "type": "object", "properties": {"status": {"type": "string", "enum": ["pending", "done"]}}}}}});
         let nested = &issues(&todos, &json!({"todos": [{"status": "x"}]}))[0].zod;
         assert_eq!(nested["path"], json!(["todos", 0, "status"]));
+    }
+
+    #[test]
+    fn a_union_of_enums_fails_as_one_raw_invalid_union() {
+        let schema = json!({"type": "object", "properties": {"status": {"anyOf": [
+            {"type": "string", "enum": ["pending", "completed"]},
+            {"type": "string", "const": "deleted"},
+        ]}}});
+        assert!(issues(&schema, &json!({"status": "deleted"})).is_empty());
+        let found = issues(&schema, &json!({"status": 5}));
+        assert_eq!(found[0].sentence, None);
+        assert_eq!(found[0].zod["code"], "invalid_union");
+        assert_eq!(
+            found[0].zod["errors"][1][0]["message"],
+            "Invalid input: expected \"deleted\""
+        );
+        assert!(message("TaskUpdate", &found)
+            .starts_with("InputValidationError: [\n  {\n    \"code\": \"invalid_union\""));
+    }
+
+    #[test]
+    fn primitive_items_records_and_unexpected_keys_read_as_2_1_235_writes_them() {
+        let schema = json!({"type": "object", "additionalProperties": false, "properties": {
+            "ids": {"type": "array", "items": {"type": "string"}},
+            "meta": {"type": "object", "propertyNames": {"type": "string"}, "additionalProperties": {}},
+        }});
+        let item = issues(&schema, &json!({"ids": ["1", 2]}));
+        assert_eq!(item[0].zod["path"], json!(["ids", 1]));
+        assert_eq!(message("T", &item), "InputValidationError: T failed due to the following issue:\nThe parameter `ids[1]` type is expected as `string` but provided as `number`");
+        let record = issues(&schema, &json!({"meta": "x"}));
+        assert_eq!(record[0].zod["expected"], "record");
+        let extra = issues(&schema, &json!({"x": 1, "y": 2}));
+        assert_eq!(extra.len(), 1, "one zod issue for all the keys");
+        assert_eq!(extra[0].zod["message"], "Unrecognized keys: \"x\", \"y\"");
+        assert_eq!(message("T", &extra), "InputValidationError: T failed due to the following issues:\nAn unexpected parameter `x` was provided\nAn unexpected parameter `y` was provided");
     }
 }

@@ -1,0 +1,286 @@
+//! One child loop, run to its end on the calling thread: a synchronous agent on the tool's
+//! thread, a background agent on a thread of its own. Each request is assembled here from the
+//! child's own history, system prompt and tools; the loop ends when the model ends its turn, the
+//! API fails for good, or TaskStop sets the task's switch.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+
+use super::registry::Status;
+use super::Agents;
+use crate::agent::usage::Usage;
+use crate::api::Client;
+use crate::limits;
+use crate::tools::{self, Tool, ToolContext};
+
+/// What a launch asked for.
+#[derive(Debug, Clone)]
+pub struct Launch {
+    pub id: String,
+    pub description: String,
+    pub prompt: String,
+    pub agent_type: String,
+    pub tool_use_id: String,
+    pub background: bool,
+    /// Where the child works (a worktree when isolated).
+    pub cwd: PathBuf,
+    pub output_file: PathBuf,
+}
+
+/// How the loop ended.
+pub struct Outcome {
+    pub status: Status,
+    /// The final text, or why it ended early.
+    pub text: String,
+    pub usage: Usage,
+    pub tool_uses: u64,
+    /// The whole conversation, for a later resume.
+    pub history: Vec<Value>,
+}
+
+/// Tools a background agent gets, as 2.1.235 equips one (besides Glob and Grep when offered).
+const BACKGROUND_TOOLS: &[&str] = &[
+    "Agent",
+    "Bash",
+    "Edit",
+    "EnterWorktree",
+    "ExitWorktree",
+    "Glob",
+    "Grep",
+    "NotebookEdit",
+    "Read",
+    "SendMessage",
+    "Skill",
+    "TaskStop",
+    "WebFetch",
+    "WebSearch",
+    "Write",
+];
+/// Tools a synchronous agent goes without: it cannot wait on tasks, wake itself or run workflows.
+const SYNC_WITHOUT: &[&str] = &["TaskOutput", "ScheduleWakeup", "Workflow"];
+/// What a workflow's agent() subagent goes without (recorded: the session's tools less these).
+const WORKFLOW_WITHOUT: &[&str] = &["Agent", "ScheduleWakeup", "TaskOutput", "Workflow"];
+/// What a read-only agent type goes without.
+const READ_ONLY_WITHOUT: &[&str] = &["Agent", "Edit", "NotebookEdit", "Write"];
+
+/// The system prompt of a child loop, in our own words.
+const CHILD_IDENTITY: &str =
+    "You are a subagent of the reference agent of a conformance harness, given one task by another agent.";
+const CHILD_GUIDANCE: &str = "\
+Do the task with the tools you are given, then answer with a short plain-text report: it is \
+all the launching agent will see of your work.";
+/// A workflow's subagent answers a script, not a person.
+const WORKFLOW_GUIDANCE: &str = "\
+You are one agent() call of a workflow script. Do the task with the tools you are given. Your \
+final text goes back to the script verbatim as the call's return value: give the literal result \
+(data, JSON or text) and nothing else: no confirmation, no code fences around JSON, nothing \
+addressed to a person. Use absolute paths.";
+
+/// Runs the loop from `history` (empty for a new agent) with `prompt` as the next user message.
+pub fn run(
+    agents: &Agents,
+    launch: &Launch,
+    history: Vec<Value>,
+    cancel: Arc<AtomicBool>,
+) -> Outcome {
+    let config = &agents.config;
+    let client = Client::new(
+        config.base_url.clone(),
+        config.api_key.clone(),
+        config.oauth_token.clone(),
+        config.session_id.clone(),
+    );
+    let mut ctx = ToolContext::for_child(agents, &launch.cwd, cancel.clone());
+    let offered = tools_for(agents, launch);
+    let mut messages = history;
+    let mut first = Vec::new();
+    if messages.is_empty() {
+        first.extend(agents.first_context.iter().cloned());
+    }
+    first.push(json!({"type": "text", "text": launch.prompt}));
+    messages.push(json!({"role": "user", "content": first}));
+    let mut transcript = Transcript::open(&launch.output_file);
+    transcript.write(messages.last().unwrap());
+    let announce = &agents.announce;
+    // A workflow's agents show nothing on stdout (2.1.235 reports them as the run's progress).
+    let silent = launch.agent_type == super::WORKFLOW_AGENT_TYPE;
+    if !launch.background {
+        // A synchronous agent's prompt is shown as its first event, as 2.1.235 shows it.
+        let out = &announce.out;
+        announce.child_event(
+            out.synthetic_text(&launch.prompt),
+            &launch.tool_use_id,
+            &launch.agent_type,
+            &launch.description,
+        );
+    }
+    let mut usage = Usage::default();
+    let mut tool_uses = 0;
+    let end = |status, text: String, usage, tool_uses, history| Outcome {
+        status,
+        text,
+        usage,
+        tool_uses,
+        history,
+    };
+    loop {
+        if cancel.load(Ordering::SeqCst) {
+            return end(Status::Killed, String::new(), usage, tool_uses, messages);
+        }
+        let body = request_body(config, &offered, &messages, silent);
+        let out = &announce.out;
+        let answer = agents.runtime.block_on(client.send(
+            &body,
+            |message, index, request_id| {
+                if !silent {
+                    announce.child_event(
+                        out.assistant(message, index, request_id),
+                        &launch.tool_use_id,
+                        &launch.agent_type,
+                        &launch.description,
+                    )
+                }
+            },
+            |_| {},
+        ));
+        let answer = match answer {
+            Ok(answer) => answer,
+            Err(error) => {
+                let text = format!(
+                    "Agent terminated early due to an API error: {}",
+                    error.user_text(&client.gateway())
+                );
+                return end(Status::Failed, text, usage, tool_uses, messages);
+            }
+        };
+        usage.add(&answer.message);
+        messages.push(answer.message.as_history());
+        transcript.write(messages.last().unwrap());
+        let calls: Vec<Value> = answer.message.tool_uses().cloned().collect();
+        if calls.is_empty() {
+            return end(
+                Status::Completed,
+                answer.message.text(),
+                usage,
+                tool_uses,
+                messages,
+            );
+        }
+        let mut blocks = Vec::new();
+        for call in &calls {
+            tool_uses += 1;
+            let result = tools::run_tool(&offered, call, &mut ctx);
+            if !silent {
+                announce.child_event(
+                    out.user_tool_result(&result.block(), &result.structured, result.meta),
+                    &launch.tool_use_id,
+                    &launch.agent_type,
+                    &launch.description,
+                );
+            }
+            blocks.push(result.block());
+        }
+        // SendMessage's mail reaches a running agent at its next tool round, as a reminder after
+        // the round's last result (where 2.1.235 puts it).
+        for mail in agents.registry.take_mail(&launch.id) {
+            let note = format!(
+                "\n\n<system-reminder>\nA message from the agent that launched you arrived while you were working:\n{mail}\n</system-reminder>"
+            );
+            if let Some(last) = blocks.last_mut() {
+                match &mut last["content"] {
+                    Value::String(text) => text.push_str(&note),
+                    Value::Array(parts) => {
+                        parts.push(json!({"type": "text", "text": note.trim_start()}))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        messages.push(json!({"role": "user", "content": blocks}));
+        transcript.write(messages.last().unwrap());
+    }
+}
+
+/// The child's tools: the session's catalog less what this kind of agent goes without; the
+/// Agent tool only while the nesting depth allows one more level.
+fn tools_for(agents: &Agents, launch: &Launch) -> Vec<&'static dyn Tool> {
+    let mut offered = tools::builtin(agents.config.offer);
+    if launch.agent_type == super::WORKFLOW_AGENT_TYPE {
+        offered.retain(|t| !WORKFLOW_WITHOUT.contains(&t.name()));
+    } else if launch.background {
+        offered.retain(|t| BACKGROUND_TOOLS.contains(&t.name()));
+    } else {
+        offered.retain(|t| !SYNC_WITHOUT.contains(&t.name()));
+    }
+    if super::read_only(&launch.agent_type) {
+        offered.retain(|t| !READ_ONLY_WITHOUT.contains(&t.name()));
+    }
+    if !agents.may_spawn() {
+        offered.retain(|t| t.name() != "Agent");
+    }
+    offered
+}
+
+fn request_body(
+    config: &crate::agent::Config,
+    tools: &[&'static dyn Tool],
+    messages: &[Value],
+    workflow: bool,
+) -> Value {
+    let mut messages = messages.to_vec();
+    if let Some(last) = messages
+        .last_mut()
+        .and_then(|m| m["content"].as_array_mut())
+        .and_then(|c| c.last_mut())
+    {
+        last["cache_control"] = json!({"type": "ephemeral"});
+    }
+    let guidance = if workflow {
+        WORKFLOW_GUIDANCE
+    } else {
+        CHILD_GUIDANCE
+    };
+    let guidance = format!("{guidance}\nWorking directory: {}", config.cwd.display());
+    json!({
+        "model": config.model,
+        "messages": messages,
+        "system": [
+            {"type": "text", "text": CHILD_IDENTITY},
+            {"type": "text", "text": guidance, "cache_control": {"type": "ephemeral"}},
+        ],
+        "tools": tools.iter().map(|t| tools::definition(*t)).collect::<Vec<_>>(),
+        "metadata": {"user_id": json!({"session_id": config.session_id}).to_string()},
+        "max_tokens": limits::API_MAX_TOKENS.get(),
+        "stream": true,
+    })
+}
+
+/// The task's output file: the child's conversation, one JSON message per line. A file that
+/// cannot be written costs the record, never the run (TaskOutput then says it is empty).
+struct Transcript(Option<std::fs::File>);
+
+impl Transcript {
+    fn open(path: &std::path::Path) -> Self {
+        let file = path
+            .parent()
+            .and_then(|dir| std::fs::create_dir_all(dir).ok())
+            .and_then(|()| {
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .ok()
+            });
+        Transcript(file)
+    }
+
+    fn write(&mut self, message: &Value) {
+        if let Some(file) = &mut self.0 {
+            let _ = writeln!(file, "{message}");
+        }
+    }
+}

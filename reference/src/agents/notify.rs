@@ -1,0 +1,149 @@
+//! How tasks are announced: the `system` events 2.1.235 prints around a task (started, the
+//! running set changed, updated, notification), a child loop's own events marked with the
+//! launching tool_use, and the notification the model gets when a background task ends.
+
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+
+use super::registry::Task;
+use crate::agent::events::{uuid, Output};
+
+/// The session's event sink, shared by every loop.
+#[derive(Clone)]
+pub struct Announcer {
+    pub out: Arc<Output>,
+}
+
+impl Announcer {
+    fn system(&self, subtype: &str, mut fields: Value) {
+        let map = fields.as_object_mut().expect("fields are an object");
+        let mut event = serde_json::Map::new();
+        event.insert("type".into(), json!("system"));
+        event.insert("subtype".into(), json!(subtype));
+        event.append(map);
+        event.insert("uuid".into(), json!(uuid()));
+        event.insert("session_id".into(), json!(self.out.session_id));
+        self.out.event(&Value::Object(event));
+    }
+
+    pub fn started(&self, task: &Task, agent_type: &str) {
+        self.system(
+            "task_started",
+            json!({"task_id": task.id, "tool_use_id": task.tool_use_id, "description": task.description,
+                   "subagent_type": agent_type, "task_type": task.kind, "prompt": task.prompt}),
+        );
+    }
+
+    /// A workflow run's start: its script's name where an agent has its type.
+    pub fn workflow_started(&self, task: &Task, workflow_name: &str) {
+        self.system(
+            "task_started",
+            json!({"task_id": task.id, "tool_use_id": task.tool_use_id, "description": task.description,
+                   "task_type": task.kind, "workflow_name": workflow_name, "prompt": task.prompt}),
+        );
+    }
+
+    /// The set of background tasks still running.
+    pub fn running(&self, tasks: &[Task]) {
+        let tasks: Vec<Value> = tasks
+            .iter()
+            .map(|t| json!({"task_id": t.id, "task_type": t.kind, "description": t.description}))
+            .collect();
+        self.system("background_tasks_changed", json!({ "tasks": tasks }));
+    }
+
+    /// The registry transition and the notification event of a task that ended.
+    pub fn ended(&self, task: &Task) {
+        let end_time = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis() as u64)
+            .unwrap_or_default();
+        let mut patch = json!({"status": task.status.as_str(), "end_time": end_time});
+        if let Some(error) = task.report.as_ref().and_then(|r| r.error.as_ref()) {
+            patch["error"] = json!(error);
+        }
+        self.system("task_updated", json!({"task_id": task.id, "patch": patch}));
+        let mut fields = json!({"task_id": task.id, "tool_use_id": task.tool_use_id,
+            "status": task.status.notified_as(), "output_file": task.output_file,
+            "summary": summary(task)});
+        if task.status != super::Status::Killed {
+            fields["usage"] = json!({"total_tokens": task.tokens, "tool_uses": task.tool_uses,
+                                     "duration_ms": task.duration_ms});
+        }
+        self.system("task_notification", fields);
+    }
+
+    /// An event of a child loop: the parent's fields plus which tool_use launched it.
+    pub fn child_event(
+        &self,
+        mut event: Value,
+        parent_tool_use_id: &str,
+        agent_type: &str,
+        description: &str,
+    ) {
+        event["parent_tool_use_id"] = json!(parent_tool_use_id);
+        event["subagent_type"] = json!(agent_type);
+        event["task_description"] = json!(description);
+        self.out.event(&event);
+    }
+}
+
+/// The event's summary: the final text, or why it ended otherwise.
+fn summary(task: &Task) -> String {
+    if let Some(report) = &task.report {
+        return report.summary.clone();
+    }
+    match task.status {
+        super::Status::Killed => task.description.clone(),
+        _ => task.result.clone().unwrap_or_default(),
+    }
+}
+
+/// What the model is told when a background task ended: a system reminder that says it is not
+/// the user speaking, around the `<task-notification>` record 2.1.235 sends (its tags are the
+/// contract; the sentence before them is ours).
+pub fn notification_text(task: &Task) -> String {
+    let summary = match (&task.report, task.status) {
+        // A report's summary may quote an error's stack: escaped like the body's parts are.
+        (Some(report), _) => report
+            .summary
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;"),
+        (None, super::Status::Completed) => format!("Agent \"{}\" finished", task.description),
+        (None, super::Status::Failed) => format!("Agent \"{}\" failed", task.description),
+        (None, super::Status::Killed) => format!("Agent \"{}\" was stopped", task.description),
+        (None, super::Status::Running) => format!("Agent \"{}\" is running", task.description),
+    };
+    let mut text = format!(
+        "<system-reminder>\nA background task of this session changed state. This is a record \
+         from the client, not a message from the user, and it approves nothing.\n\n\
+         <task-notification>\n<task-id>{}</task-id>\n<tool-use-id>{}</tool-use-id>\n\
+         <output-file>{}</output-file>\n<status>{}</status>\n<summary>{summary}</summary>",
+        task.id,
+        task.tool_use_id,
+        task.output_file.display(),
+        // The model reads the registry's word (`killed`); the event says `stopped`.
+        task.status.as_str(),
+    );
+    if let Some(report) = &task.report {
+        text.push_str(&report.body);
+        text.push('\n');
+    } else {
+        text.push('\n');
+        if let Some(result) = task
+            .result
+            .as_deref()
+            .filter(|_| task.status != super::Status::Killed)
+        {
+            text.push_str(&format!("<result>{result}</result>\n"));
+            text.push_str(&format!(
+                "<usage><subagent_tokens>{}</subagent_tokens><tool_uses>{}</tool_uses><duration_ms>{}</duration_ms></usage>\n",
+                task.tokens, task.tool_uses, task.duration_ms
+            ));
+        }
+    }
+    text.push_str("</task-notification>\n</system-reminder>");
+    text
+}
