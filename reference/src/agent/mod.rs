@@ -7,3 +7,4 @@ mod turn;
 pub mod usage;
 
 pub use session::{run, Config, HostKind};
+pub use turn::request_frame;

@@ -343,8 +343,27 @@ fn request_body(
     mcp_tools: &[McpTool],
     messages: &[Value],
 ) -> Value {
+    let tools = catalog
+        .iter()
+        .map(|t| tools::definition(*t))
+        .chain(mcp_tools.iter().map(McpTool::definition))
+        .collect();
+    let system = prompt::system_blocks(
+        &config.cwd.display().to_string(),
+        config.brief == brief::State::On,
+    );
+    request_frame(config, system, tools, messages)
+}
+
+/// A Messages request of any loop of the session: its system blocks, tools and history, with one
+/// cache breakpoint on the last block of the last message, as the real binary places it.
+pub fn request_frame(
+    config: &Config,
+    system: Value,
+    tools: Vec<Value>,
+    messages: &[Value],
+) -> Value {
     let mut messages = messages.to_vec();
-    // One cache breakpoint on the last block of the last message, as the real binary places it.
     if let Some(last) = messages
         .last_mut()
         .and_then(|m| m["content"].as_array_mut())
@@ -355,12 +374,8 @@ fn request_body(
     json!({
         "model": config.model,
         "messages": messages,
-        "system": prompt::system_blocks(&config.cwd.display().to_string(), config.brief == brief::State::On),
-        "tools": catalog
-            .iter()
-            .map(|t| tools::definition(*t))
-            .chain(mcp_tools.iter().map(McpTool::definition))
-            .collect::<Vec<_>>(),
+        "system": system,
+        "tools": tools,
         "metadata": {"user_id": json!({"session_id": config.session_id}).to_string()},
         "max_tokens": limits::API_MAX_TOKENS.get(),
         "stream": true,

@@ -14,7 +14,6 @@ use super::registry::Status;
 use super::Agents;
 use crate::agent::usage::Usage;
 use crate::api::Client;
-use crate::limits;
 use crate::tools::{self, Tool, ToolContext};
 
 /// What a launch asked for.
@@ -231,32 +230,18 @@ fn request_body(
     messages: &[Value],
     workflow: bool,
 ) -> Value {
-    let mut messages = messages.to_vec();
-    if let Some(last) = messages
-        .last_mut()
-        .and_then(|m| m["content"].as_array_mut())
-        .and_then(|c| c.last_mut())
-    {
-        last["cache_control"] = json!({"type": "ephemeral"});
-    }
     let guidance = if workflow {
         WORKFLOW_GUIDANCE
     } else {
         CHILD_GUIDANCE
     };
     let guidance = format!("{guidance}\nWorking directory: {}", config.cwd.display());
-    json!({
-        "model": config.model,
-        "messages": messages,
-        "system": [
-            {"type": "text", "text": CHILD_IDENTITY},
-            {"type": "text", "text": guidance, "cache_control": {"type": "ephemeral"}},
-        ],
-        "tools": tools.iter().map(|t| tools::definition(*t)).collect::<Vec<_>>(),
-        "metadata": {"user_id": json!({"session_id": config.session_id}).to_string()},
-        "max_tokens": limits::API_MAX_TOKENS.get(),
-        "stream": true,
-    })
+    let system = json!([
+        {"type": "text", "text": CHILD_IDENTITY},
+        {"type": "text", "text": guidance, "cache_control": {"type": "ephemeral"}},
+    ]);
+    let tools = tools.iter().map(|t| tools::definition(*t)).collect();
+    crate::agent::request_frame(config, system, tools, messages)
 }
 
 /// The task's output file: the child's conversation, one JSON message per line. A file that
