@@ -125,11 +125,7 @@ impl Tool for Agent {
         agents.announce.started(&task, &launch.agent_type);
         let child = agents.deeper();
         if background {
-            let thread_launch = launch.clone();
-            std::thread::spawn(move || {
-                let outcome = agents::run_child(&child, &thread_launch, Vec::new(), task.cancel);
-                settle(&child, &thread_launch.id, outcome);
-            });
+            in_background(child, launch.clone(), Vec::new(), task.cancel);
             return Ok(launched(&agents, &launch));
         }
         let outcome = agents::run_child(&child, &launch, Vec::new(), task.cancel);
@@ -160,6 +156,20 @@ impl Tool for Agent {
         }
         .as_blocks(blocks))
     }
+}
+
+/// Runs a child loop on a thread of its own (a background launch, a resume), from `history`;
+/// its end is settled there.
+pub fn in_background(
+    child: Agents,
+    launch: Launch,
+    history: Vec<Value>,
+    cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) {
+    std::thread::spawn(move || {
+        let outcome = agents::run_child(&child, &launch, history, cancel);
+        settle(&child, &launch.id, outcome);
+    });
 }
 
 /// Records a child's end in the registry and announces it.

@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use super::agent::settle;
+use super::agent::in_background;
 use super::{object_schema, Access, Tool, ToolContext, ToolError, ToolOutput};
 use crate::agents::{self, Status};
 
@@ -27,7 +27,7 @@ impl Tool for SendMessage {
                 "to": {"description": "The agent id.", "type": "string",
                        "allOf": [{"pattern": "^[^\\n\\r]*$"}, {"pattern": "^[\\s\\S]{0,300}$"}]},
                 "summary": {"description": "A few words on what the message is about.", "type": "string",
-                            "maxLength": limits_summary()},
+                            "maxLength": crate::limits::SEND_MESSAGE_SUMMARY_MAX.get()},
                 "message": {"description": "What to tell the agent.", "type": "string"},
             }),
             &["to", "message"],
@@ -70,11 +70,7 @@ impl Tool for SendMessage {
         launch.background = true;
         agents.announce.running(&agents.registry.running());
         agents.announce.started(&task, &launch.agent_type);
-        let child = agents.deeper();
-        std::thread::spawn(move || {
-            let outcome = agents::run_child(&child, &launch, history, task.cancel);
-            settle(&child, &launch.id, outcome);
-        });
+        in_background(agents.deeper(), launch, history, task.cancel);
         Ok(answer(json!({
             "success": true,
             "message": format!("Resuming agent {}", &to[..to.len().min(7)]),
@@ -94,8 +90,4 @@ fn answer(result: Value) -> ToolOutput {
         blocks: None,
     }
     .as_blocks(json!([{"type": "text", "text": text}]))
-}
-
-fn limits_summary() -> u64 {
-    crate::limits::SEND_MESSAGE_SUMMARY_MAX.get()
 }
