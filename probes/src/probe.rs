@@ -64,8 +64,16 @@ pub async fn probe(scenario: &Scenario, target: &Target, records: Option<&Path>)
             }
         };
         let mut first_trace: Option<(Split, String)> = None;
-        for split in splits {
-            let run = match run_scenario(scenario, target, split, channel).await {
+        // The splits are independent runs (own stubs, HOME, cwd): run together, a scenario that
+        // waits out a timeout costs it once, not once per split. Compared in order afterwards.
+        let runs = futures_util::future::join_all(
+            splits
+                .iter()
+                .map(|&split| run_scenario(scenario, target, split, channel)),
+        )
+        .await;
+        for (split, run) in splits.into_iter().zip(runs) {
+            let run = match run {
                 Ok(run) => run,
                 Err(e) => {
                     checks.push(CheckOutcome::new(
