@@ -10,4 +10,5 @@ pub mod lsp;
 pub mod mcp;
 pub mod messages;
 pub mod redact;
+pub mod site;
 pub mod tls;

@@ -12,6 +12,10 @@
 //! ([`ProjectScript`]) answers on both of its transports, the organization routes and the session
 //! route, and its state after a run is what checks read.
 
+mod artifacts;
+mod artifacts_routes;
+#[cfg(test)]
+mod artifacts_tests;
 mod design;
 mod design_routes;
 #[cfg(test)]
@@ -24,6 +28,10 @@ mod projects_routes;
 mod projects_tests;
 mod server;
 
+pub use artifacts::{
+    frame_host, Artifact, ArtifactAnswer, ArtifactOp, ArtifactRequest, ArtifactSeed,
+    ArtifactsScript, CommentSeed, ThreadSeed, MINTED_SLUGS,
+};
 pub use design::{
     Bearer, DesignAnswer, DesignEndpoint, DesignMethod, DesignRequest, DesignScript, DesignTool,
     OtherRequest,

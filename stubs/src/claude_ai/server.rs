@@ -14,6 +14,8 @@ use axum::Router;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use super::artifacts::{Artifact, ArtifactRequest, ArtifactsScript};
+use super::artifacts_routes::{self, ArtifactsState};
 use super::design::{DesignRequest, DesignScript, OtherRequest};
 use super::design_routes::{self, DesignState};
 use super::multipart::parse_single_file;
@@ -88,6 +90,7 @@ struct Shared {
     token_requests: Mutex<Vec<RecordedTokenRequest>>,
     design: DesignState,
     projects: ProjectsState,
+    artifacts: ArtifactsState,
     other_requests: Mutex<Vec<OtherRequest>>,
 }
 
@@ -100,6 +103,12 @@ impl FromRef<Arc<Shared>> for DesignState {
 impl FromRef<Arc<Shared>> for ProjectsState {
     fn from_ref(shared: &Arc<Shared>) -> Self {
         shared.projects.clone()
+    }
+}
+
+impl FromRef<Arc<Shared>> for ArtifactsState {
+    fn from_ref(shared: &Arc<Shared>) -> Self {
+        shared.artifacts.clone()
     }
 }
 
@@ -125,6 +134,7 @@ impl ClaudeAi {
                 token_requests: Mutex::new(Vec::new()),
                 design: DesignState::new(DesignScript::default()),
                 projects: ProjectsState::default(),
+                artifacts: ArtifactsState::default(),
                 other_requests: Mutex::new(Vec::new()),
             }),
         }
@@ -141,6 +151,13 @@ impl ClaudeAi {
     /// starting afresh. Clones share the change.
     pub fn with_project(self, script: ProjectScript) -> Self {
         self.shared.projects.replace(script);
+        self
+    }
+
+    /// Serves `script`'s artifacts on the artifact routes (none until then: they answer 404),
+    /// starting afresh; `account_token` is the planted login's, to classify bearers.
+    pub fn with_artifacts(self, script: ArtifactsScript, account_token: Option<String>) -> Self {
+        self.shared.artifacts.replace(script, account_token);
         self
     }
 
@@ -162,6 +179,7 @@ impl ClaudeAi {
             .route("/v1/oauth/token", post(token))
             .merge(design_routes::routes())
             .merge(projects_routes::routes())
+            .merge(artifacts_routes::routes())
     }
 
     fn finish(&self, routes: Router<Arc<Shared>>) -> Router {
@@ -182,6 +200,15 @@ impl ClaudeAi {
     /// What the Project holds now, when one is served.
     pub fn project_state(&self) -> Option<ProjectState> {
         self.shared.projects.state()
+    }
+
+    pub fn artifact_requests(&self) -> Vec<ArtifactRequest> {
+        self.shared.artifacts.requests()
+    }
+
+    /// The artifacts as they are now, when `[artifacts]` is served.
+    pub fn artifacts_state(&self) -> Option<Vec<Artifact>> {
+        self.shared.artifacts.state()
     }
 
     /// Requests to paths no route serves, when served by [`router_alone`](Self::router_alone).

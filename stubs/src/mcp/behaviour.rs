@@ -171,7 +171,22 @@ impl Behaviour {
                 }
                 r
             }
-            "resources/list" => json!({"resources": self.script.resources}),
+            "resources/list" => json!({"resources": self.script.listed_resources()}),
+            "resources/read" => {
+                let uri = msg["params"]["uri"].as_str().unwrap_or_default();
+                match self.script.read_resource(uri) {
+                    Some(r) => r,
+                    None => {
+                        // The code the MCP specification gives a missing resource.
+                        actions.push(Action::Send(error(
+                            id,
+                            -32002,
+                            &format!("Resource not found: {uri}"),
+                        )));
+                        return actions;
+                    }
+                }
+            }
             "resources/templates/list" => json!({"resourceTemplates": []}),
             "prompts/list" => json!({"prompts": self.script.prompts}),
             other => {
@@ -251,6 +266,33 @@ mod tests {
         assert_eq!(s[0]["method"], "notifications/tools/list_changed");
         assert_eq!(s[1]["result"]["content"][0]["text"], "R");
         assert_eq!(list(&mut b), 2);
+    }
+
+    #[test]
+    fn resources_list_without_contents_and_read_by_uri() {
+        let mut b = behaviour(json!({"resources": [
+            {"uri": "file:///a.txt", "name": "a", "mimeType": "text/plain", "text": "ALPHA"},
+            {"uri": "file:///b.bin", "name": "b", "mimeType": "image/png", "blob": "AAEC"}
+        ]}));
+        let a = b.on_message(&json!({"jsonrpc": "2.0", "id": 1, "method": "resources/list"}));
+        let listed = &sent(&a)[0]["result"]["resources"];
+        assert_eq!(
+            listed[0],
+            json!({"uri": "file:///a.txt", "name": "a", "mimeType": "text/plain"})
+        );
+        assert!(listed[1].get("blob").is_none());
+        let read = |b: &mut Behaviour, uri: &str| {
+            let a = b.on_message(&json!({"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": uri}}));
+            sent(&a)[0].clone()
+        };
+        assert_eq!(
+            read(&mut b, "file:///a.txt")["result"]["contents"][0]["text"],
+            "ALPHA"
+        );
+        let blob = read(&mut b, "file:///b.bin");
+        assert_eq!(blob["result"]["contents"][0]["blob"], "AAEC");
+        assert_eq!(blob["result"]["contents"][0]["mimeType"], "image/png");
+        assert_eq!(read(&mut b, "file:///nope")["error"]["code"], -32002);
     }
 
     #[test]

@@ -66,6 +66,8 @@ pub struct McpScript {
     /// advances.
     #[serde(default)]
     pub stuck_cursor: bool,
+    /// `resources/list` entries as is, except `text` / `blob` (base64): what `resources/read`
+    /// of that uri answers, never listed.
     #[serde(default)]
     pub resources: Vec<Value>,
     #[serde(default)]
@@ -229,6 +231,38 @@ impl McpScript {
                 .is_some_and(|n| n.parse::<usize>().is_ok()),
             None => t.name == name,
         })
+    }
+
+    /// The `resources/list` entries: the declared ones without their contents.
+    pub fn listed_resources(&self) -> Vec<Value> {
+        self.resources
+            .iter()
+            .map(|r| {
+                let mut r = r.clone();
+                if let Some(map) = r.as_object_mut() {
+                    map.remove("text");
+                    map.remove("blob");
+                }
+                r
+            })
+            .collect()
+    }
+
+    /// The `resources/read` result for `uri`, `None` for a uri the server does not have.
+    pub fn read_resource(&self, uri: &str) -> Option<Value> {
+        let r = self.resources.iter().find(|r| r["uri"] == uri)?;
+        let mut content = json!({"uri": uri});
+        if let Some(m) = r.get("mimeType") {
+            content["mimeType"] = m.clone();
+        }
+        match (r.get("blob"), r.get("text")) {
+            (Some(blob), _) => content["blob"] = json!(expand(blob.as_str().unwrap_or_default())),
+            (None, Some(text)) => {
+                content["text"] = json!(expand(text.as_str().unwrap_or_default()))
+            }
+            (None, None) => content["text"] = json!(""),
+        }
+        Some(json!({"contents": [content]}))
     }
 
     pub fn capabilities(&self) -> Value {

@@ -8,6 +8,9 @@ mod server;
 mod sse;
 
 pub use record::{RecordedRequest, RequestKind};
-pub use script::{AgentScript, Block, FileWrite, HttpError, Split, Turn};
+pub use script::{
+    AgentScript, Block, FileWrite, HttpError, SearchHit, SearchOutcome, Split, Turn,
+    WebSearchResult,
+};
 pub use server::{MessagesStub, StubConfig};
 pub use sse::{encode_turn, split_chunks, SseEvent};

@@ -72,6 +72,103 @@ pub enum Block {
         name: String,
         input: Value,
     },
+    /// A tool the API runs itself (`web_search`): its input streams like a tool_use's.
+    ServerToolUse {
+        id: String,
+        #[serde(default = "web_search")]
+        name: String,
+        input: Value,
+    },
+    /// What the API's search found for a `server_tool_use`, or its error.
+    WebSearchToolResult(WebSearchResult),
+}
+
+fn web_search() -> String {
+    "web_search".into()
+}
+
+/// A `web_search_tool_result` block: hits (`[[…result]]`) or an `error_code`, never both.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(try_from = "RawWebSearchResult")]
+pub struct WebSearchResult {
+    pub tool_use_id: String,
+    pub outcome: SearchOutcome,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SearchOutcome {
+    Hits(Vec<SearchHit>),
+    /// A `web_search_tool_result_error` code (`max_uses_exceeded`, `unavailable`, …).
+    Error(String),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawWebSearchResult {
+    tool_use_id: String,
+    #[serde(default, rename = "result")]
+    results: Vec<SearchHit>,
+    #[serde(default)]
+    error_code: Option<String>,
+}
+
+impl TryFrom<RawWebSearchResult> for WebSearchResult {
+    type Error = String;
+    fn try_from(raw: RawWebSearchResult) -> Result<Self, String> {
+        let outcome = match raw.error_code {
+            Some(_) if !raw.results.is_empty() => {
+                return Err(format!(
+                    "web_search_tool_result `{}`: `error_code` and `result` exclude each other",
+                    raw.tool_use_id
+                ))
+            }
+            Some(code) => SearchOutcome::Error(code),
+            None => SearchOutcome::Hits(raw.results),
+        };
+        Ok(WebSearchResult {
+            tool_use_id: raw.tool_use_id,
+            outcome,
+        })
+    }
+}
+
+/// One `web_search_result`. The API always sends an opaque `encrypted_content` and a
+/// `page_age` (possibly null); the stub makes up a stand-in when the scenario gives none.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SearchHit {
+    pub title: String,
+    pub url: String,
+    #[serde(default)]
+    pub encrypted_content: Option<String>,
+    #[serde(default)]
+    pub page_age: Option<String>,
+}
+
+impl WebSearchResult {
+    /// The block's `content`: an array of hits, or the error object.
+    pub fn content_json(&self) -> Value {
+        match &self.outcome {
+            SearchOutcome::Hits(hits) => hits
+                .iter()
+                .enumerate()
+                .map(|(i, hit)| {
+                    serde_json::json!({
+                        "type": "web_search_result",
+                        "title": hit.title,
+                        "url": hit.url,
+                        "encrypted_content": hit.encrypted_content.clone()
+                            .unwrap_or_else(|| format!("stub-encrypted-{}-{i}", self.tool_use_id)),
+                        "page_age": hit.page_age,
+                    })
+                })
+                .collect(),
+            SearchOutcome::Error(code) => serde_json::json!({
+                "type": "web_search_tool_result_error",
+                "error_code": code,
+            }),
+        }
+    }
 }
 
 /// An HTTP error answer with Anthropic's error body.
@@ -151,7 +248,7 @@ impl Turn {
             "content": content,
             "stop_reason": self.stop_reason(),
             "stop_sequence": null,
-            "usage": usage(self.output_tokens()),
+            "usage": self.final_usage(),
         })
     }
 
@@ -162,10 +259,33 @@ impl Turn {
             .iter()
             .map(|b| match b {
                 Block::Text { text } => text.len(),
-                Block::ToolUse { input, name, .. } => name.len() + input.to_string().len(),
+                Block::ToolUse { input, name, .. } | Block::ServerToolUse { input, name, .. } => {
+                    name.len() + input.to_string().len()
+                }
+                // Results are the API's own input to the model, not output.
+                Block::WebSearchToolResult(_) => 0,
             })
             .sum();
         (bytes as u64).div_ceil(4).max(1)
+    }
+
+    /// How many searches the API ran for this turn (its `server_tool_use` blocks), as the usage's
+    /// `server_tool_use.web_search_requests` reports them.
+    pub fn web_search_requests(&self) -> u64 {
+        self.blocks
+            .iter()
+            .filter(|b| matches!(b, Block::ServerToolUse { name, .. } if name == "web_search"))
+            .count() as u64
+    }
+
+    /// The final usage: with the search count when the API searched, as it reports it.
+    pub fn final_usage(&self) -> Value {
+        let mut usage = usage(self.output_tokens());
+        let searches = self.web_search_requests();
+        if searches > 0 {
+            usage["server_tool_use"] = serde_json::json!({"web_search_requests": searches});
+        }
+        usage
     }
 }
 
@@ -176,6 +296,14 @@ impl Block {
             Block::ToolUse { id, name, input } => {
                 serde_json::json!({"type": "tool_use", "id": id, "name": name, "input": input})
             }
+            Block::ServerToolUse { id, name, input } => {
+                serde_json::json!({"type": "server_tool_use", "id": id, "name": name, "input": input})
+            }
+            Block::WebSearchToolResult(result) => serde_json::json!({
+                "type": "web_search_tool_result",
+                "tool_use_id": result.tool_use_id,
+                "content": result.content_json(),
+            }),
         }
     }
 }
@@ -224,5 +352,87 @@ impl std::fmt::Display for Split {
             Split::EveryByte => f.write_str("every-byte"),
             Split::Random(seed) => write!(f, "random:{seed}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(toml_text: &str) -> Result<Turn, String> {
+        toml::from_str(toml_text).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn search_blocks_read_from_a_scenario() {
+        let turn = parse(
+            r#"
+[[block]]
+type = "server_tool_use"
+id = "srvtoolu_1"
+input = { query = "q" }
+[[block]]
+type = "web_search_tool_result"
+tool_use_id = "srvtoolu_1"
+[[block.result]]
+title = "T"
+url = "https://a.example/"
+[[block]]
+type = "web_search_tool_result"
+tool_use_id = "srvtoolu_2"
+error_code = "unavailable"
+"#,
+        )
+        .unwrap();
+        assert_eq!(
+            turn.blocks[0],
+            Block::ServerToolUse {
+                id: "srvtoolu_1".into(),
+                name: "web_search".into(),
+                input: serde_json::json!({"query": "q"}),
+            }
+        );
+        let Block::WebSearchToolResult(hits) = &turn.blocks[1] else {
+            panic!("{:?}", turn.blocks[1]);
+        };
+        assert!(matches!(&hits.outcome, SearchOutcome::Hits(h) if h.len() == 1));
+        let Block::WebSearchToolResult(error) = &turn.blocks[2] else {
+            panic!("{:?}", turn.blocks[2]);
+        };
+        assert_eq!(error.outcome, SearchOutcome::Error("unavailable".into()));
+        assert_eq!(turn.stop_reason(), "end_turn");
+        assert_eq!(turn.web_search_requests(), 1);
+    }
+
+    #[test]
+    fn hits_and_an_error_code_together_are_refused_by_name() {
+        let err = parse(
+            r#"
+[[block]]
+type = "web_search_tool_result"
+tool_use_id = "srvtoolu_9"
+error_code = "unavailable"
+[[block.result]]
+title = "T"
+url = "https://a.example/"
+"#,
+        )
+        .unwrap_err();
+        assert!(err.contains("srvtoolu_9"), "{err}");
+        assert!(err.contains("exclude each other"), "{err}");
+    }
+
+    #[test]
+    fn an_unknown_key_in_a_search_result_is_refused() {
+        let err = parse(
+            r#"
+[[block]]
+type = "web_search_tool_result"
+tool_use_id = "srvtoolu_1"
+errorcode = "unavailable"
+"#,
+        )
+        .unwrap_err();
+        assert!(err.contains("errorcode"), "{err}");
     }
 }

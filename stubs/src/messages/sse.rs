@@ -45,11 +45,14 @@ pub fn encode_turn(turn: &Turn, message_id: &str, model: &str) -> Vec<SseEvent> 
             ),
             Block::ToolUse { id, name, input } => (
                 json!({"type": "tool_use", "id": id, "name": name, "input": {}}),
-                pieces(&input.to_string())
-                    .into_iter()
-                    .map(|p| json!({"type": "input_json_delta", "partial_json": p}))
-                    .collect(),
+                input_deltas(input),
             ),
+            Block::ServerToolUse { id, name, input } => (
+                json!({"type": "server_tool_use", "id": id, "name": name, "input": {}}),
+                input_deltas(input),
+            ),
+            // A search result arrives whole in its start event; no deltas follow.
+            Block::WebSearchToolResult(_) => (block.to_json(), Vec::new()),
         };
         events.push(SseEvent {
             name: "content_block_start",
@@ -72,7 +75,7 @@ pub fn encode_turn(turn: &Turn, message_id: &str, model: &str) -> Vec<SseEvent> 
         data: json!({
             "type": "message_delta",
             "delta": {"stop_reason": turn.stop_reason(), "stop_sequence": null},
-            "usage": {"output_tokens": turn.output_tokens()},
+            "usage": delta_usage(turn),
         }),
     });
     events.push(SseEvent {
@@ -80,6 +83,22 @@ pub fn encode_turn(turn: &Turn, message_id: &str, model: &str) -> Vec<SseEvent> 
         data: json!({"type": "message_stop"}),
     });
     events
+}
+
+/// `message_delta`'s usage: the output tokens, and the searches the API ran when it ran any.
+fn delta_usage(turn: &Turn) -> Value {
+    let mut usage = json!({"output_tokens": turn.output_tokens()});
+    if let Some(searches) = turn.final_usage().get("server_tool_use") {
+        usage["server_tool_use"] = searches.clone();
+    }
+    usage
+}
+
+fn input_deltas(input: &Value) -> Vec<Value> {
+    pieces(&input.to_string())
+        .into_iter()
+        .map(|p| json!({"type": "input_json_delta", "partial_json": p}))
+        .collect()
 }
 
 fn ping() -> SseEvent {
@@ -135,6 +154,7 @@ pub fn split_chunks(body: &[u8], split: Split) -> Vec<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::messages::script::{SearchHit, SearchOutcome, WebSearchResult};
 
     #[test]
     fn tool_input_is_spread_over_several_deltas_that_reassemble() {
@@ -168,6 +188,107 @@ mod tests {
             events[events.len() - 2].data["delta"]["stop_reason"],
             "tool_use"
         );
+    }
+
+    fn search_turn(outcome: SearchOutcome) -> Turn {
+        Turn {
+            blocks: vec![
+                Block::ServerToolUse {
+                    id: "srvtoolu_1".into(),
+                    name: "web_search".into(),
+                    input: json!({"query": "rust sse"}),
+                },
+                Block::WebSearchToolResult(WebSearchResult {
+                    tool_use_id: "srvtoolu_1".into(),
+                    outcome,
+                }),
+                Block::Text {
+                    text: "Found it.".into(),
+                },
+            ],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_search_streams_its_query_as_deltas_and_its_hits_whole_in_the_start_event() {
+        let turn = search_turn(SearchOutcome::Hits(vec![SearchHit {
+            title: "Doc".into(),
+            url: "https://docs.example/a".into(),
+            encrypted_content: None,
+            page_age: Some("2 days ago".into()),
+        }]));
+        let events = encode_turn(&turn, "msg_1", "m");
+        let starts: Vec<&Value> = events
+            .iter()
+            .filter(|e| e.name == "content_block_start")
+            .map(|e| &e.data)
+            .collect();
+        assert_eq!(
+            starts[0]["content_block"],
+            json!({"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}})
+        );
+        let query: String = events
+            .iter()
+            .filter(|e| e.data["index"] == 0)
+            .filter_map(|e| e.data["delta"]["partial_json"].as_str())
+            .collect();
+        assert_eq!(
+            serde_json::from_str::<Value>(&query).unwrap(),
+            json!({"query": "rust sse"})
+        );
+        let result = &starts[1]["content_block"];
+        assert_eq!(result["type"], "web_search_tool_result");
+        assert_eq!(result["tool_use_id"], "srvtoolu_1");
+        let hit = &result["content"][0];
+        assert_eq!(hit["type"], "web_search_result");
+        assert_eq!(hit["url"], "https://docs.example/a");
+        assert_eq!(hit["page_age"], "2 days ago");
+        assert!(hit["encrypted_content"]
+            .as_str()
+            .is_some_and(|s| !s.is_empty()));
+        assert!(
+            !events
+                .iter()
+                .any(|e| e.name == "content_block_delta" && e.data["index"] == 1),
+            "a search result has no deltas"
+        );
+        let delta = &events[events.len() - 2].data;
+        assert_eq!(delta["delta"]["stop_reason"], "end_turn");
+        assert_eq!(delta["usage"]["server_tool_use"]["web_search_requests"], 1);
+    }
+
+    #[test]
+    fn a_failed_search_is_an_error_object_in_place_of_the_hits() {
+        let turn = search_turn(SearchOutcome::Error("max_uses_exceeded".into()));
+        let events = encode_turn(&turn, "msg_1", "m");
+        let result = events
+            .iter()
+            .find(|e| e.data["content_block"]["type"] == "web_search_tool_result")
+            .unwrap();
+        assert_eq!(
+            result.data["content_block"]["content"],
+            json!({"type": "web_search_tool_result_error", "error_code": "max_uses_exceeded"})
+        );
+        // The whole message (the non-streaming answer) carries the same block and count.
+        let message = turn.message_json("msg_1", "m");
+        assert_eq!(message["content"][1], result.data["content_block"]);
+        assert_eq!(
+            message["usage"]["server_tool_use"]["web_search_requests"],
+            1
+        );
+    }
+
+    #[test]
+    fn a_turn_without_searches_reports_no_search_usage() {
+        let turn = Turn {
+            text: Some("plain".into()),
+            ..Default::default()
+        };
+        let events = encode_turn(&turn, "msg_1", "m");
+        assert!(events[events.len() - 2].data["usage"]
+            .get("server_tool_use")
+            .is_none());
     }
 
     #[test]
