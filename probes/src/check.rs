@@ -22,7 +22,8 @@ pub enum CheckKind {
     Exit,
     /// The final stream-json `result` event: `subtype`, `is_error`, `equals` (its text), `contains`.
     Result,
-    /// The number of main-loop Messages requests: `equals`.
+    /// The number of main-loop Messages requests: `equals`; `matches` is a JSON subset of request
+    /// `request`'s body (default 1): a helper's server tool, its `tool_choice`.
     Requests,
     /// The `tools[]` of main-loop request `request`: `includes`, `excludes` (a trailing `*`
     /// matches a prefix), `order`.
@@ -30,6 +31,10 @@ pub enum CheckKind {
     /// The tool_result for `tool_use_id`: `is_error`, `equals`, `contains`, `not_contains`,
     /// `request` (the first request carrying it).
     ToolResult,
+    /// What the tool_result for `tool_use_id` brought to the model (`media::around_result`): its
+    /// pictures and the blocks after it in its message, summarized without their base64, one per
+    /// line, against `equals`/`contains`/`not_contains`.
+    Media,
     /// Every tool_use of every assistant turn is answered exactly once, in the next request, in
     /// one user message.
     Pairing,
@@ -94,6 +99,14 @@ pub enum CheckKind {
     /// path and content, `uploads`, `knowledge_size`), `unchanged = true` (exactly as the scenario
     /// seeded it).
     ProjectState,
+    /// What the `[[site]]` hosts and the domain preflight received, in arrival order: `equals`
+    /// (how many requests), `matches` (a JSON subset of the whole ordered list: kind, scheme,
+    /// host, method, path, user_agent, accept, status), `method` (only `page` or `preflight`).
+    Site,
+    /// The mock claude.ai's artifact routes, in arrival order: `equals` (how many requests),
+    /// `matches` (a JSON subset of the whole ordered list: op, slug, body, status, applied),
+    /// `method` (only requests of this operation: boot, content, deploy, comments, reply).
+    Artifact,
 }
 
 /// One `[[check]]` table. Which fields apply depends on `kind`; `validate` says which are missing.
@@ -206,7 +219,7 @@ impl CheckSpec {
     /// Names the first missing or misplaced field, for the scenario loader's error.
     pub fn validate(&self) -> Result<(), (&'static str, String)> {
         let Some(kind) = self.kind else {
-            return Err(("kind", "missing: one of exit, result, requests, tools, tool_result, pairing, file, events, stderr, stdout, mcp, tool_def, system, user_context, process, tool_use_result, uploads, view, screen, design, oauth, project, project_state".into()));
+            return Err(("kind", "missing: one of exit, result, requests, tools, tool_result, media, pairing, file, events, stderr, stdout, mcp, tool_def, system, user_context, process, tool_use_result, uploads, view, screen, design, oauth, project, project_state, site, artifact".into()));
         };
         let need = |ok: bool, field: &'static str, what: &str| {
             if ok {
@@ -223,6 +236,7 @@ impl CheckSpec {
             CheckKind::Requests
                 | CheckKind::Tools
                 | CheckKind::ToolResult
+                | CheckKind::Media
                 | CheckKind::ToolDef
                 | CheckKind::System
                 | CheckKind::UserContext
@@ -234,10 +248,16 @@ impl CheckSpec {
             ));
         }
         match kind {
-            CheckKind::Exit | CheckKind::Requests => need(
+            CheckKind::Exit => need(
                 self.equals.as_ref().is_some_and(Value::is_i64),
                 "equals",
                 "an integer",
+            )?,
+            CheckKind::Requests => need(
+                self.equals.as_ref().is_some_and(Value::is_i64)
+                    || (self.equals.is_none() && self.matches.is_some()),
+                "equals",
+                "an integer (how many requests), or `matches` (a JSON subset of request `request`'s body)",
             )?,
             CheckKind::Tools => {
                 need(
@@ -256,6 +276,18 @@ impl CheckSpec {
                 "tool_use_id",
                 "the tool_use id it answers",
             )?,
+            CheckKind::Media => {
+                need(
+                    self.tool_use_id.is_some(),
+                    "tool_use_id",
+                    "the tool_use id it answers",
+                )?;
+                need(
+                    self.equals.is_some() || self.contains.is_some() || self.not_contains.is_some(),
+                    "contains",
+                    "at least one of equals, contains, not_contains",
+                )?
+            }
             CheckKind::File => {
                 need(
                     self.path.is_some(),
@@ -332,7 +364,11 @@ impl CheckSpec {
                 "matches",
                 "`matches` or `unchanged = true`",
             )?,
-            CheckKind::Design | CheckKind::Oauth | CheckKind::Project => need(
+            CheckKind::Design
+            | CheckKind::Oauth
+            | CheckKind::Project
+            | CheckKind::Site
+            | CheckKind::Artifact => need(
                 self.matches.is_some() || self.equals.as_ref().is_some_and(Value::is_u64),
                 "equals",
                 "a count (`equals`) or `matches`",
@@ -486,6 +522,7 @@ fn kind_name(kind: CheckKind) -> &'static str {
         CheckKind::Requests => "requests",
         CheckKind::Tools => "tools",
         CheckKind::ToolResult => "tool_result",
+        CheckKind::Media => "media",
         CheckKind::Pairing => "pairing",
         CheckKind::File => "file",
         CheckKind::Events => "events",
@@ -503,6 +540,8 @@ fn kind_name(kind: CheckKind) -> &'static str {
         CheckKind::Design => "design",
         CheckKind::Project => "project",
         CheckKind::ProjectState => "project_state",
+        CheckKind::Site => "site",
+        CheckKind::Artifact => "artifact",
         CheckKind::Oauth => "oauth",
     }
 }
@@ -558,11 +597,16 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
             }
         }
         CheckKind::Requests => {
-            let want = spec
-                .equals
-                .as_ref()
-                .and_then(Value::as_i64)
-                .unwrap_or_default();
+            if let Some(want) = &spec.matches {
+                let n = spec.request.unwrap_or(1);
+                let body = requests.get(n.wrapping_sub(1)).ok_or_else(|| {
+                    format!("request {n} was never sent ({} sent)", requests.len())
+                })?;
+                crate::check_json::subset(want, body, &format!("request {n}"))?;
+            }
+            let Some(want) = spec.equals.as_ref().and_then(Value::as_i64) else {
+                return Ok(());
+            };
             if requests.len() as i64 == want {
                 Ok(())
             } else {
@@ -639,6 +683,22 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
                 })?;
             }
             text_expectations(spec, &run.places.redact(&wire::tool_result_own_text(block)))
+        }
+        CheckKind::Media => {
+            let id = spec.tool_use_id.as_deref().unwrap_or_default();
+            let seen = requests.iter().find_map(|body| {
+                Request(body)
+                    .messages()
+                    .iter()
+                    .find_map(|message| crate::media::around_result(&wire::blocks(message), id))
+            });
+            let seen = seen.ok_or_else(|| {
+                format!(
+                    "no tool_result for `{id}` in any of {} requests",
+                    requests.len()
+                )
+            })?;
+            text_expectations(spec, &run.places.redact(&seen))
         }
         CheckKind::Pairing => pairing(&requests),
         CheckKind::File => {
@@ -735,6 +795,8 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
         CheckKind::Design => crate::check_json::design(spec, run),
         CheckKind::Project => crate::check_json::project(spec, run),
         CheckKind::ProjectState => crate::check_json::project_state(spec, run),
+        CheckKind::Site => crate::check_json::site(spec, run),
+        CheckKind::Artifact => crate::check_json::artifact(spec, run),
         CheckKind::Oauth => crate::check_json::oauth(spec, run),
         CheckKind::View => {
             let text = match spec.view.as_deref() {
@@ -970,6 +1032,22 @@ mod tests {
         assert_eq!(over.equals, Some(Value::String(String::new())));
         assert_eq!(over.contains, None, "the seed's contains is not inherited");
         assert_eq!(over.kind, Some(CheckKind::Stderr), "other fields are");
+    }
+
+    #[test]
+    fn a_requests_check_takes_a_count_or_a_body_subset() {
+        assert!(spec("kind = \"requests\"\nequals = 1\n").validate().is_ok());
+        assert!(
+            spec("kind = \"requests\"\nrequest = 1\nmatches = { stream = true }\n")
+                .validate()
+                .is_ok()
+        );
+        let (field, why) = spec("kind = \"requests\"\n").validate().unwrap_err();
+        assert_eq!(field, "equals");
+        assert!(why.contains("matches"), "{why}");
+        assert!(spec("kind = \"requests\"\nequals = \"1\"\n")
+            .validate()
+            .is_err());
     }
 
     #[test]

@@ -90,6 +90,18 @@ pub fn project(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
     ordered(spec, run, &seen, "Projects API requests")
 }
 
+/// `artifact`: what the artifact routes received, in order (optionally one operation, `method`):
+/// how many (`equals`) and what (`matches`, the whole ordered list).
+pub fn artifact(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
+    let seen: Vec<Value> = run
+        .artifact
+        .iter()
+        .map(|r| serde_json::to_value(r).unwrap_or_default())
+        .filter(|r| spec.method.as_deref().is_none_or(|m| r["op"] == m))
+        .collect();
+    ordered(spec, run, &seen, "artifact requests")
+}
+
 /// `project_state`: the Project after the run, against `matches`, or exactly as seeded
 /// (`unchanged`).
 pub fn project_state(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
@@ -108,6 +120,18 @@ pub fn project_state(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
         subset(want, &redacted(run, &after_json), "project")?;
     }
     Ok(())
+}
+
+/// `site`: what the `[[site]]` hosts and the domain preflight received, in order (optionally one
+/// kind, `method` = `page` or `preflight`).
+pub fn site(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
+    let seen: Vec<Value> = run
+        .site
+        .iter()
+        .filter(|r| spec.method.as_deref().is_none_or(|m| r.kind == m))
+        .map(|r| serde_json::to_value(r).unwrap_or_default())
+        .collect();
+    ordered(spec, run, &seen, "site requests")
 }
 
 /// `oauth`: the token endpoint's requests, in order.

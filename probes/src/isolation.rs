@@ -27,6 +27,10 @@ pub const FIRST_PARTY_HOSTS: &[&str] = &[
     "mcp-proxy.anthropic.com",
 ];
 
+/// Where the `[[site]]` hosts live inside the namespace: their own loopback address, so their
+/// 443 is not the first-party mock's.
+pub const SITES_ADDR: &str = "127.0.0.2";
+
 /// A run's isolated network: the namespace, the mock first-party hosts on TLS 443 inside it, the
 /// hosts file and the CA a target is given.
 pub struct IsolatedNetwork {
@@ -35,23 +39,54 @@ pub struct IsolatedNetwork {
     hosts: PathBuf,
     ca: PathBuf,
     tls: Option<stubs::tls::TlsServer>,
+    /// The `[[site]]` hosts' servers, stopped with the network.
+    sites: Vec<stubs::tls::TlsServer>,
+    plain_sites: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
 impl IsolatedNetwork {
     /// A new namespace; the CA and the hosts file are written into `dir` (the run's own).
     pub fn new(dir: &Path) -> anyhow::Result<Self> {
+        Self::with_sites(dir, &[])
+    }
+
+    /// As [`new`](Self::new), with a scenario's `[[site]]` hosts also named: at [`SITES_ADDR`]
+    /// in the hosts file, and in the leaf certificate.
+    pub fn with_sites(dir: &Path, site_hosts: &[String]) -> anyhow::Result<Self> {
+        Self::with_names(dir, site_hosts, &[])
+    }
+
+    /// As [`with_sites`](Self::with_sites), with more names served by the first-party mock at
+    /// 127.0.0.1 (the artifacts' frame hosts, which 2.1.235 reads live pages from).
+    pub fn with_names(
+        dir: &Path,
+        site_hosts: &[String],
+        first_party: &[String],
+    ) -> anyhow::Result<Self> {
         let ns = Namespace::new()?;
-        let authority = stubs::tls::Authority::new(FIRST_PARTY_HOSTS)?;
+        let mut names: Vec<&str> = FIRST_PARTY_HOSTS.to_vec();
+        names.extend(first_party.iter().map(String::as_str));
+        names.extend(site_hosts.iter().map(String::as_str));
+        let authority = stubs::tls::Authority::new(&names)?;
         let ca = dir.join("throwaway-ca.pem");
         std::fs::write(&ca, authority.ca_pem())?;
         let hosts = dir.join("hosts");
-        std::fs::write(&hosts, hosts_file())?;
+        let mut text = hosts_file();
+        for host in first_party {
+            text.push_str(&format!("127.0.0.1\t{host}\n"));
+        }
+        for host in site_hosts {
+            text.push_str(&format!("{SITES_ADDR}\t{host}\n"));
+        }
+        std::fs::write(&hosts, text)?;
         Ok(IsolatedNetwork {
             ns,
             authority,
             hosts,
             ca,
             tls: None,
+            sites: Vec::new(),
+            plain_sites: None,
         })
     }
 
@@ -63,6 +98,28 @@ impl IsolatedNetwork {
             &self.authority,
             router,
         )?);
+        Ok(())
+    }
+
+    /// Serves the `[[site]]` hosts at [`SITES_ADDR`]: HTTPS on 443, plain HTTP on 80.
+    pub fn serve_sites(&mut self, sites: &stubs::site::Sites) -> anyhow::Result<()> {
+        let tls = self.ns.bind_on(SITES_ADDR, 443)?;
+        self.sites.push(stubs::tls::TlsServer::serve(
+            tls,
+            &self.authority,
+            sites.router("https"),
+        )?);
+        let plain = tokio::net::TcpListener::from_std(self.ns.bind_on(SITES_ADDR, 80)?)?;
+        let router = sites.router("http");
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        tokio::spawn(async move {
+            let _ = axum::serve(plain, router)
+                .with_graceful_shutdown(async {
+                    let _ = rx.await;
+                })
+                .await;
+        });
+        self.plain_sites = Some(tx);
         Ok(())
     }
 
@@ -121,10 +178,15 @@ impl Namespace {
 
     /// A listener on 127.0.0.1:`port` inside the namespace (0: the system picks).
     pub fn bind(&self, port: u16) -> io::Result<std::net::TcpListener> {
+        self.bind_on("127.0.0.1", port)
+    }
+
+    /// A listener on `addr`:`port` inside the namespace (any 127/8 address is the loopback's).
+    pub fn bind_on(&self, addr: &'static str, port: u16) -> io::Result<std::net::TcpListener> {
         let fd = self.net.as_raw_fd();
         in_thread(move || {
             check(unsafe { libc::setns(fd, libc::CLONE_NEWNET) }, "setns")?;
-            let listener = std::net::TcpListener::bind(("127.0.0.1", port))?;
+            let listener = std::net::TcpListener::bind((addr, port))?;
             listener.set_nonblocking(true)?;
             Ok(listener)
         })
@@ -217,6 +279,35 @@ fn loopback_up() -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `[[site]]` hosts are named in the hosts file at their own address, and a process in
+    /// the namespace reaches their HTTPS and HTTP listeners there.
+    #[tokio::test]
+    async fn site_hosts_resolve_to_their_address_and_are_served_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let hosts = vec!["docs.example.test".to_owned()];
+        let mut net = match IsolatedNetwork::with_sites(dir.path(), &hosts) {
+            Ok(net) => net,
+            Err(e) => {
+                eprintln!("skipped: {e}");
+                return;
+            }
+        };
+        let sites = stubs::site::Sites::new(vec![stubs::site::SiteScript {
+            host: "docs.example.test".into(),
+            ..Default::default()
+        }]);
+        net.serve_sites(&sites).unwrap();
+        let mut bash = std::process::Command::new("bash");
+        bash.arg("-c").arg(format!(
+            "grep -c '^{SITES_ADDR}\tdocs.example.test$' /etc/hosts; for p in 443 80; do (exec 3<>/dev/tcp/docs.example.test/$p) 2>/dev/null && echo up || echo down; done"
+        ));
+        net.enter(&mut bash).unwrap();
+        let out = tokio::task::spawn_blocking(move || bash.output().unwrap())
+            .await
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "1\nup\nup\n");
+    }
 
     /// A listener made inside the namespace is reachable from a process that joined it, and not
     /// from the harness's own network (where nothing listens on that port).

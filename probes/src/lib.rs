@@ -11,6 +11,7 @@ pub mod git;
 pub mod host;
 pub mod isolation;
 pub mod mcp;
+pub mod media;
 pub mod placeholders;
 pub mod probe;
 pub mod process;

@@ -43,7 +43,11 @@ pub struct ProbeRecord<'a> {
     /// Requests the mock's Projects API received, and the Project as seeded and afterwards.
     pub project: &'a [stubs::claude_ai::ProjectRequest],
     pub project_seeded: Option<&'a stubs::claude_ai::ProjectState>,
+    /// Requests the mock's artifact routes received (page bytes as size and SHA-256).
+    pub artifact: &'a [stubs::claude_ai::ArtifactRequest],
     pub project_state: Option<&'a stubs::claude_ai::ProjectState>,
+    /// Requests the `[[site]]` hosts and the domain preflight received.
+    pub site: &'a [stubs::site::SiteRequest],
     pub checks: &'a [CheckOutcome],
 }
 
@@ -79,7 +83,9 @@ pub fn write(
         token_requests: &run.token_requests,
         project: &run.project,
         project_seeded: run.project_seeded.as_ref(),
+        artifact: &run.artifact,
         project_state: run.project_state.as_ref(),
+        site: &run.site,
         checks,
     };
     let path = dir

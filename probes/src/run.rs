@@ -88,11 +88,15 @@ pub struct RunOutcome {
     pub design: Vec<DesignRequest>,
     /// What the mock claude.ai's Projects API received (both transports), in arrival order.
     pub project: Vec<ProjectRequest>,
+    /// What the mock claude.ai's artifact routes received, in arrival order.
+    pub artifact: Vec<stubs::claude_ai::ArtifactRequest>,
     /// The attached Project as seeded, and after the run.
     pub project_seeded: Option<ProjectState>,
     pub project_state: Option<ProjectState>,
     /// Where the run's sockets were.
     pub network: Network,
+    /// What the `[[site]]` hosts and the domain preflight received, in arrival order.
+    pub site: Vec<stubs::site::SiteRequest>,
     /// What the mock's OAuth token endpoint received (no token values).
     pub token_requests: Vec<RecordedTokenRequest>,
     /// Keeps the run's directories alive until checks have read them.
@@ -181,6 +185,10 @@ pub async fn run_scenario(
         }
         None => None,
     };
+    if let Some(artifacts) = &scenario.artifacts {
+        let artifacts: stubs::claude_ai::ArtifactsScript = places.expand_script(artifacts)?;
+        claude_ai = claude_ai.with_artifacts(artifacts, Some(ACCESS_TOKEN.into()));
+    }
     let config = StubConfig {
         main_model: scenario.model().to_owned(),
         turns,
@@ -201,10 +209,25 @@ pub async fn run_scenario(
     };
     // Isolated: the first-party hosts are the mock on TLS 443, the Messages stub listens inside
     // the same namespace, and the target starts there.
+    let sites = stubs::site::Sites::new(
+        scenario
+            .sites
+            .iter()
+            .map(|s| places.expand_script(s))
+            .collect::<serde_json::Result<Vec<_>>>()?,
+    );
     let mut isolated = match scenario.network {
         Network::Isolated => Some(
-            IsolatedNetwork::new(&base)
-                .with_context(|| format!("{}: isolated network", scenario.path.display()))?,
+            IsolatedNetwork::with_names(
+                &base,
+                &sites.hosts(),
+                &scenario
+                    .artifacts
+                    .as_ref()
+                    .map(|a| a.frame_hosts())
+                    .unwrap_or_default(),
+            )
+            .with_context(|| format!("{}: isolated network", scenario.path.display()))?,
         ),
         Network::Loopback => None,
     };
@@ -212,7 +235,13 @@ pub async fn run_scenario(
         Some(net) => {
             let stub = MessagesStub::start_on(net.listener()?, config, claude_ai.router())?;
             // A first-party session: the Messages API too is api.anthropic.com.
-            net.serve_first_party(first_party_routes(scenario, stub.app()))?;
+            net.serve_first_party(
+                first_party_routes(scenario, stub.app()).merge(sites.preflight_router()),
+            )?;
+            if !sites.is_empty() {
+                net.serve_sites(&sites)
+                    .with_context(|| format!("{}: [[site]] hosts", scenario.path.display()))?;
+            }
             stub
         }
         None => MessagesStub::start_with(config, claude_ai.router()).await?,
@@ -413,9 +442,11 @@ pub async fn run_scenario(
         design: claude_ai.design_requests(),
         token_requests: claude_ai.token_requests(),
         project: claude_ai.project_requests(),
+        artifact: claude_ai.artifact_requests(),
         project_seeded: project.as_ref().map(ProjectScript::seeded_state),
         project_state: claude_ai.project_state(),
         network: scenario.network,
+        site: sites.requests(),
         _root: root,
     })
 }
@@ -516,7 +547,14 @@ fn write_fixture(fixture: &Fixture, places: &Places, cwd: &Path, home: &Path) ->
         FixtureKind::File => match fixture.size {
             // Sparse: a 25 MiB fixture costs nothing to make.
             Some(size) => std::fs::File::create(&path)?.set_len(size)?,
-            None => std::fs::write(&path, stubs::mcp::expand(&places.expand(&fixture.content)))?,
+            None => match &fixture.image {
+                Some(picture) => {
+                    std::fs::write(&path, picture.encode(&path).map_err(anyhow::Error::msg)?)?
+                }
+                None => {
+                    std::fs::write(&path, stubs::mcp::expand(&places.expand(&fixture.content)))?
+                }
+            },
         },
         FixtureKind::Dir => std::fs::create_dir_all(&path)?,
         FixtureKind::Fifo => {
@@ -568,6 +606,7 @@ fn expand_turn(turn: &Turn, places: &Places, cwd: &Path) -> Turn {
                     name: name.clone(),
                     input: places.expand_json(input),
                 },
+                other => other.clone(),
             })
             .collect(),
         touch: turn

@@ -77,6 +77,13 @@ pub struct Scenario {
     /// The claude.ai Project the session is attached to, served on both Projects transports.
     #[serde(default)]
     pub project: Option<ProjectScript>,
+    /// The account's artifacts on the mock claude.ai (published pages, versions, comment
+    /// threads) and the faults its artifact routes play.
+    #[serde(default)]
+    pub artifacts: Option<stubs::claude_ai::ArtifactsScript>,
+    /// Web hosts the target may fetch from (`stubs::site`); requires `network = "isolated"`.
+    #[serde(default, rename = "site")]
+    pub sites: Vec<stubs::site::SiteScript>,
     #[serde(default, rename = "turn")]
     pub turns: Vec<Turn>,
     /// Second agent loops (subagents, workflow agents), each scripted on its own.
@@ -127,6 +134,9 @@ pub struct Fixture {
     /// A regular file of this many bytes (sparse, zeros), instead of `content`.
     #[serde(default)]
     pub size: Option<u64>,
+    /// A picture generated at run time, instead of `content` (`crate::media::Picture`).
+    #[serde(default)]
+    pub image: Option<crate::media::Picture>,
     /// Where a `symlink` points (placeholders expanded).
     #[serde(default)]
     pub target: Option<String>,
@@ -258,6 +268,17 @@ impl Scenario {
                 FixtureKind::File if fixture.size.is_some() && !fixture.content.is_empty() => {
                     Some("a file has `content` or `size`, not both")
                 }
+                FixtureKind::File
+                    if fixture.image.is_some()
+                        && (fixture.size.is_some() || !fixture.content.is_empty()) =>
+                {
+                    Some("an `image` file has no `content` or `size`")
+                }
+                FixtureKind::Symlink | FixtureKind::Dir | FixtureKind::Fifo
+                    if fixture.image.is_some() =>
+                {
+                    Some("only a regular `file` is an `image`")
+                }
                 _ => None,
             };
             if let Some(wrong) = wrong {
@@ -268,11 +289,34 @@ impl Scenario {
                 )));
             }
         }
+        scenario.validate_sites().map_err(err)?;
+        if let Some(Err(e)) = scenario.artifacts.as_ref().map(|a| a.validate()) {
+            return Err(err(format!(
+                "line {}: {e}",
+                source
+                    .lines()
+                    .position(|l| l
+                        .trim_start()
+                        .trim_start_matches('[')
+                        .starts_with("artifacts"))
+                    .map_or(1, |i| i + 1)
+            )));
+        }
+        if scenario.network != Network::Isolated && !scenario.sites.is_empty() {
+            return Err(err(format!(
+                "line {}: `[[site]]` needs `network = \"isolated\"`: only there do its host names reach the loopback site",
+                source
+                    .lines()
+                    .position(|l| l.trim() == "[[site]]")
+                    .map_or(1, |i| i + 1)
+            )));
+        }
         if scenario.network != Network::Isolated {
             for (field, set) in [
                 ("account", scenario.account.is_some()),
                 ("design", scenario.design.is_some()),
                 ("project", scenario.project.is_some()),
+                ("artifacts", scenario.artifacts.is_some()),
             ] {
                 if set {
                     return Err(err(format!(
@@ -284,9 +328,9 @@ impl Scenario {
                     )));
                 }
             }
-        } else if scenario.account.is_none() {
+        } else if scenario.account.is_none() && scenario.sites.is_empty() {
             return Err(err(format!(
-                "line {}: `network = \"isolated\"` needs an `[account]`: the first-party paths sign in with claude.ai",
+                "line {}: `network = \"isolated\"` needs an `[account]` (the first-party paths sign in with claude.ai) or a `[[site]]`",
                 find_line(source, "network")
             )));
         }
@@ -318,6 +362,32 @@ impl Scenario {
             err(format!("line {}: {message}", line_of(source, offset)))
         })?;
         Ok(scenario)
+    }
+
+    /// Each `[[site]]` servable, its host named once and not a first-party host.
+    fn validate_sites(&self) -> Result<(), String> {
+        let headers: Vec<usize> = self
+            .source
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.trim() == "[[site]]")
+            .map(|(i, _)| i + 1)
+            .collect();
+        for (i, site) in self.sites.iter().enumerate() {
+            let line = headers.get(i).copied().unwrap_or(1);
+            let taken = crate::isolation::FIRST_PARTY_HOSTS.contains(&site.host.as_str())
+                || self.sites[..i].iter().any(|s| s.host == site.host);
+            let wrong = if taken {
+                Err(format!(
+                    "`host` `{}` is declared twice or is a first-party host",
+                    site.host
+                ))
+            } else {
+                site.validate()
+            };
+            wrong.map_err(|e| format!("line {line}: `[[site]]`: {e}"))?;
+        }
+        Ok(())
     }
 
     pub fn load(path: &Path) -> Result<Self, ScenarioError> {
@@ -454,6 +524,48 @@ mod tests {
 
     const HEAD: &str =
         "id = \"core.x\"\ntitle = \"t\"\ntargets = [\"reference\"]\nprompt = \"p\"\n";
+
+    #[test]
+    fn an_image_fixture_is_a_plain_file_without_content() {
+        let ok = format!("{HEAD}[[file]]\npath = \"a.png\"\nimage = {{ width = 3, height = 2, fill = \"noise\" }}\n");
+        assert_eq!(
+            parse(&ok).unwrap().files[0].image.as_ref().unwrap().width,
+            3
+        );
+        let both = format!("{HEAD}[[file]]\npath = \"a.png\"\ncontent = \"x\"\nimage = {{ width = 3, height = 2 }}\n");
+        let e = parse(&both).unwrap_err();
+        assert!(
+            e.contains("`a.png`: an `image` file has no `content`"),
+            "{e}"
+        );
+        let fill = format!("{HEAD}[[file]]\npath = \"a.png\"\nimage = {{ width = 3, height = 2, fill = \"plaid\" }}\n");
+        assert!(parse(&fill).unwrap_err().contains("plaid"));
+    }
+
+    #[test]
+    fn a_site_needs_the_isolated_network_and_a_servable_declaration() {
+        let site = "[[site]]\nhost = \"docs.example.test\"\n[[site.page]]\npath = \"/a\"\n";
+        let ok = format!("{HEAD}network = \"isolated\"\n{site}");
+        assert_eq!(parse(&ok).unwrap().sites[0].host, "docs.example.test");
+        let e = parse(&format!("{HEAD}{site}")).unwrap_err();
+        assert!(
+            e.contains("line 5: `[[site]]` needs `network = \"isolated\"`"),
+            "{e}"
+        );
+        let twice = format!("{HEAD}network = \"isolated\"\n{site}{site}");
+        let e = parse(&twice).unwrap_err();
+        assert!(
+            e.contains("line 10: `[[site]]`: `host` `docs.example.test` is declared twice"),
+            "{e}"
+        );
+        let bad = format!("{HEAD}network = \"isolated\"\n[[site]]\nhost = \"a.test\"\n[[site.page]]\npath = \"/r\"\nstatus = 302\n");
+        let e = parse(&bad).unwrap_err();
+        assert!(e.contains("page `/r`: a `location` goes with a 3xx"), "{e}");
+        let first_party = format!("{HEAD}network = \"isolated\"\n[[site]]\nhost = \"claude.ai\"\n");
+        assert!(parse(&first_party)
+            .unwrap_err()
+            .contains("first-party host"));
+    }
 
     #[test]
     fn a_minimal_scenario_parses() {

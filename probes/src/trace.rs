@@ -54,6 +54,10 @@ static WORKFLOW_RUN: LazyLock<Regex> =
 /// A task's measured duration, in its result and notification texts.
 static DURATION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(duration_ms(?::\s*|>))\d+").unwrap());
+/// The file ReadMcpResourceTool saves a binary resource to: the time in ms, the content's index
+/// and 6 random characters.
+static MCP_BLOB: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\bmcp-resource-\d+-(\d+)-[0-9a-z]+\b").unwrap());
 static PIN_REF: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(ref\\?":\\?")[0-9a-f]{6}"#).unwrap());
 
@@ -65,6 +69,7 @@ pub fn redact(run: &RunOutcome, s: &str) -> String {
     let s = WORKFLOW_TASK.replace_all(&s, "${1}{task_id}");
     let s = WORKFLOW_RUN.replace_all(&s, "wf_{run_id}");
     let s = PIN_REF.replace_all(&s, "${1}{ref}");
+    let s = MCP_BLOB.replace_all(&s, "mcp-resource-{ms}-${1}-{rand}");
     let s = DURATION.replace_all(&s, "${1}{ms}");
     let s = UUID.replace_all(&s, "{uuid}");
     let s = DATE.replace_all(&s, "{date}");
@@ -218,6 +223,7 @@ fn requests(run: &RunOutcome, prompt: &str, out: &mut String) {
     mcp_servers(run, out);
     uploads(run, out);
     design(run, out);
+    site(run, out);
     project(run, out);
     token_requests(run, out);
 
@@ -265,11 +271,11 @@ fn conversation(
     prompt: &str,
     out: &mut String,
 ) {
-    let mut previous: Option<(Vec<&str>, &[Value])> = None;
+    let mut previous: Option<(Vec<String>, &[Value])> = None;
     for (i, body) in requests.iter().enumerate() {
         let request = Request(body);
         writeln!(out, "{title} {}:", i + 1).unwrap();
-        let tools = request.tool_names();
+        let tools = request.tool_labels();
         match &previous {
             Some((prev_tools, _)) if *prev_tools == tools => {
                 writeln!(out, "  tools: as {title} {i}").unwrap()
@@ -364,13 +370,23 @@ fn block(run: &RunOutcome, b: &Value, prompt: &str) -> String {
             b["id"].as_str().unwrap_or("?"),
             b["name"].as_str().unwrap_or("?")
         ),
-        Some("tool_result") => format!(
-            "tool_result {} {} {}",
-            b["tool_use_id"].as_str().unwrap_or("?"),
-            if wire::is_error(b) { "error" } else { "ok" },
-            text(run, &wire::tool_result_own_text(b))
-        ),
-        Some(other) => other.to_owned(),
+        Some("tool_result") => {
+            let mut line = format!(
+                "tool_result {} {} {}",
+                b["tool_use_id"].as_str().unwrap_or("?"),
+                if wire::is_error(b) { "error" } else { "ok" },
+                text(run, &wire::tool_result_own_text(b))
+            );
+            // Pictures in the result as their summaries, never their base64.
+            let media = crate::media::in_result(b);
+            if !media.is_empty() {
+                write!(line, " [{}]", media.join(", ")).unwrap();
+            }
+            line
+        }
+        Some(other) => crate::media::summarize(b)
+            .map(|m| format!("{other}({m})"))
+            .unwrap_or_else(|| other.to_owned()),
     }
 }
 
@@ -539,6 +555,29 @@ fn design(run: &RunOutcome, out: &mut String) {
     }
 }
 
+/// What the `[[site]]` hosts and the domain preflight received, in arrival order, and each
+/// distinct pair of client headers once.
+fn site(run: &RunOutcome, out: &mut String) {
+    let mut header_sets: Vec<String> = Vec::new();
+    for r in &run.site {
+        let headers = format!(
+            "user-agent {}, accept {}",
+            r.user_agent.as_deref().unwrap_or("none"),
+            r.accept.as_deref().unwrap_or("none")
+        );
+        if !header_sets.contains(&headers) {
+            writeln!(out, "site headers: {headers}").unwrap();
+            header_sets.push(headers);
+        }
+        writeln!(
+            out,
+            "site {} {} {}://{}{} → {}",
+            r.kind, r.method, r.scheme, r.host, r.path, r.status
+        )
+        .unwrap();
+    }
+}
+
 /// The Projects API's requests in arrival order (the start-up detail fetch, then the tool's), and
 /// the Project afterwards when it changed: its docs by path, size and a digest prefix.
 fn project(run: &RunOutcome, out: &mut String) {
@@ -678,5 +717,17 @@ fn uploads(run: &RunOutcome, out: &mut String) {
     lines.sort();
     for line in lines {
         writeln!(out, "{line}").unwrap();
+    }
+}
+
+#[cfg(test)]
+mod mcp_blob_tests {
+    #[test]
+    fn a_saved_resource_file_name_loses_its_time_and_random_tail() {
+        let s = "tool-results/mcp-resource-1796167740698-0-y7h8mt.png saved";
+        assert_eq!(
+            super::MCP_BLOB.replace_all(s, "mcp-resource-{ms}-${1}-{rand}"),
+            "tool-results/mcp-resource-{ms}-0-{rand}.png saved"
+        );
     }
 }

@@ -15,6 +15,24 @@ impl<'a> Request<'a> {
             .unwrap_or_default()
     }
 
+    /// `tools[]` as the trace shows it: each name, `(deferred)` after a `defer_loading` one
+    /// (a deferred tool loaded by tool search).
+    pub fn tool_labels(&self) -> Vec<String> {
+        self.0["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| {
+                let name = t["name"].as_str()?;
+                Some(if t["defer_loading"] == true {
+                    format!("{name}(deferred)")
+                } else {
+                    name.to_owned()
+                })
+            })
+            .collect()
+    }
+
     /// The `tools[]` entry named `name`.
     pub fn tool(&self, name: &str) -> Option<&'a Value> {
         self.0["tools"]
@@ -66,13 +84,20 @@ pub fn blocks(message: &Value) -> Vec<&Value> {
     }
 }
 
-/// The text of a tool_result's `content`, whether a string or text blocks.
+/// The text of a tool_result's `content`, whether a string or text blocks; a `tool_reference`
+/// block (a tool ToolSearch loaded) reads `tool_reference:<name>`.
 pub fn tool_result_text(block: &Value) -> String {
     match &block["content"] {
         Value::String(s) => s.clone(),
         Value::Array(items) => items
             .iter()
-            .filter_map(|b| b["text"].as_str())
+            .filter_map(|b| match b["type"].as_str() {
+                Some("tool_reference") => Some(format!(
+                    "tool_reference:{}",
+                    b["tool_name"].as_str().unwrap_or_default()
+                )),
+                _ => b["text"].as_str().map(str::to_owned),
+            })
             .collect::<Vec<_>>()
             .join("\n"),
         _ => String::new(),
@@ -128,4 +153,32 @@ pub fn event_kind(event: &Value) -> String {
 /// The final `result` event, if the target printed one.
 pub fn result_event(events: &[Value]) -> Option<&Value> {
     events.iter().rev().find(|e| e["type"] == "result")
+}
+
+#[cfg(test)]
+mod tool_search_tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn tool_references_read_as_their_names_and_deferred_tools_are_marked() {
+        let block = json!({"type": "tool_result", "tool_use_id": "t", "content": [
+            {"type": "tool_reference", "tool_name": "NotebookEdit"},
+            {"type": "text", "text": "after"},
+        ]});
+        assert_eq!(
+            tool_result_text(&block),
+            "tool_reference:NotebookEdit\nafter"
+        );
+        let body = json!({"tools": [
+            {"name": "Read"},
+            {"name": "NotebookEdit", "defer_loading": true},
+        ]});
+        assert_eq!(
+            Request(&body).tool_labels(),
+            ["Read", "NotebookEdit(deferred)"]
+        );
+        assert_eq!(Request(&body).tool_names(), ["Read", "NotebookEdit"]);
+    }
 }
