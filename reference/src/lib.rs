@@ -4,6 +4,7 @@
 pub mod agent;
 pub mod agents;
 pub mod api;
+pub mod artifact;
 pub mod brief;
 pub mod cli;
 pub mod context;
@@ -20,8 +21,9 @@ pub mod projects;
 pub mod search;
 pub mod tools;
 pub mod upload;
-pub mod worktree;
+pub mod web_fetch;
 pub mod workflow;
+pub mod worktree;
 
 /// The version of the real CLI whose contract this agent implements.
 pub const CONTRACT_VERSION: &str = "2.1.235";

@@ -135,18 +135,21 @@ fn real_main() -> i32 {
             // non-Anthropic base URL only when asked).
             lsp: false,
             brief: brief == claude_reference::brief::State::On,
-            notebook: !std::env::var("ENABLE_TOOL_SEARCH")
-                .is_ok_and(|v| matches!(v.as_str(), "true" | "1") || v.starts_with("auto")),
+            // Deferred under tool search: on offer, out of tools[] until ToolSearch loads it.
+            notebook: true,
             // Set by the session: who can answer, and whether plan mode withdraws tools.
             user: false,
             plan_mode: false,
             design,
             projects,
-            // Deferred like NotebookEdit: out of request 1 when tool search is on.
-            worktree: !std::env::var("ENABLE_TOOL_SEARCH")
-                .is_ok_and(|v| matches!(v.as_str(), "true" | "1") || v.starts_with("auto")),
+            // Deferred like NotebookEdit.
+            worktree: true,
             cron: claude_reference::cron::offered(),
             workflow: claude_reference::workflow::offered(),
+            tool_search: claude_reference::tools::tool_search::enabled(),
+            // Set by the session once its MCP servers are connected.
+            mcp_resources: false,
+            artifact: claude_reference::artifact::offered(),
         },
         host,
         allowed_tools: args.allowed_tools.clone(),

@@ -253,6 +253,7 @@ impl<'a> Session<'a> {
             todos: Vec::new(),
             skills: skills.clone(),
             follow_up: Vec::new(),
+            after_result: Vec::new(),
             lsp: crate::lsp::LspManager::new(&plugins),
             brief: brief::Delivery::from_env(&config.base_url, config.oauth_token.clone()),
             host,
@@ -268,6 +269,10 @@ impl<'a> Session<'a> {
             ),
             agents: None,
             cancel: Default::default(),
+            web_fetch: Default::default(),
+            mcp: Some(mcp.clone()),
+            tool_search: tools::tool_search::State::new(config.offer.tool_search),
+            artifact: Default::default(),
         };
         let catalog = tools::builtin(offer(config, &ctx, false));
         let enforce_brief = brief::enforcement_on(
@@ -316,6 +321,12 @@ impl<'a> Session<'a> {
         let mut ctx = ctx;
 
         let mut first = Vec::new();
+        // The deferred tools are named first, as 2.1.235 opens its first message.
+        if config.offer.tool_search {
+            if let Some(listing) = tools::tool_search::listing(&catalog, &first_tools) {
+                first.push(json!({"type": "text", "text": listing}));
+            }
+        }
         if let Some(reminder) = prompt::mcp_instructions(&mcp.instructions()) {
             first.push(json!({"type": "text", "text": reminder}));
         }
@@ -416,6 +427,7 @@ fn offer(config: &Config, ctx: &ToolContext, lsp: bool) -> tools::Offer {
         user: ctx.host.is_some(),
         plan_mode: ctx.permissions.mode == Mode::Plan,
         lsp,
+        mcp_resources: ctx.mcp.as_ref().is_some_and(|m| m.offers_resources()),
         ..config.offer
     }
 }

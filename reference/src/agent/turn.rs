@@ -63,7 +63,9 @@ impl<'s, 'a> Turn<'s, 'a> {
             let mcp_tools = s.mcp.current_tools();
             // LSP registers once a language server does: it is offered from the second request on.
             let offered = tools::builtin(s.offer(self.turns >= 1 && s.ctx.lsp.has_servers()));
-            let body = request_body(s.config, &offered, &mcp_tools, &s.messages);
+            s.ctx.tool_search.refresh(&offered, &mcp_tools, &s.messages);
+            let tools = s.ctx.tool_search.request_tools(&offered, &mcp_tools);
+            let body = request_body(s.config, tools, &s.messages);
             let out = &s.out;
             let answer = s
                 .client
@@ -229,6 +231,18 @@ impl<'s, 'a> Turn<'s, 'a> {
                     .user_tool_result(&result.block(), &result.structured, result.meta),
             );
             blocks.push(result.block());
+            // What the call adds after its result (a Read's picture note, PDF, pages) follows it
+            // in the same message: one synthetic event per block, one turn in the count.
+            let after = std::mem::take(&mut s.ctx.after_result);
+            if !after.is_empty() {
+                self.turns += 1;
+            }
+            for block in after {
+                let mut event = s.out.synthetic_user("");
+                event["message"]["content"] = json!([block]);
+                s.out.event(&event);
+                blocks.push(block);
+            }
         }
         if let Some(content) = blocks.last_mut().map(|b| &mut b["content"]) {
             for notice in &owed {
@@ -337,17 +351,7 @@ async fn mcp_call(
 }
 
 /// The request as of now: the catalog and history are read here, at assembly, and nowhere else.
-fn request_body(
-    config: &Config,
-    catalog: &[&dyn Tool],
-    mcp_tools: &[McpTool],
-    messages: &[Value],
-) -> Value {
-    let tools = catalog
-        .iter()
-        .map(|t| tools::definition(*t))
-        .chain(mcp_tools.iter().map(McpTool::definition))
-        .collect();
+fn request_body(config: &Config, tools: Vec<Value>, messages: &[Value]) -> Value {
     let system = prompt::system_blocks(
         &config.cwd.display().to_string(),
         config.brief == brief::State::On,

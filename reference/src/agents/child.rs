@@ -182,6 +182,8 @@ pub fn run(
                 );
             }
             blocks.push(result.block());
+            // A Read's picture note, PDF or pages follow its result, as in the main loop.
+            blocks.append(&mut ctx.after_result);
         }
         // SendMessage's mail reaches a running agent at its next tool round, as a reminder after
         // the round's last result (where 2.1.235 puts it).
@@ -207,7 +209,11 @@ pub fn run(
 /// The child's tools: the session's catalog less what this kind of agent goes without; the
 /// Agent tool only while the nesting depth allows one more level.
 fn tools_for(agents: &Agents, launch: &Launch) -> Vec<&'static dyn Tool> {
-    let mut offered = tools::builtin(agents.config.offer);
+    // Child loops do not defer: no ToolSearch, every tool in tools[].
+    let mut offered = tools::builtin(tools::Offer {
+        tool_search: false,
+        ..agents.config.offer
+    });
     if launch.agent_type == super::WORKFLOW_AGENT_TYPE {
         offered.retain(|t| !WORKFLOW_WITHOUT.contains(&t.name()));
     } else if launch.background {

@@ -86,7 +86,8 @@ impl Assembler {
                         "stop for unopened block {index}"
                     )));
                 };
-                if block["type"] == "tool_use" {
+                // A server tool's input (web_search's query) streams as a tool_use's does.
+                if block["type"] == "tool_use" || block["type"] == "server_tool_use" {
                     let input = if json.trim().is_empty() {
                         Value::Object(Map::new())
                     } else {

@@ -119,12 +119,23 @@ impl Client {
             .header("x-app", "cli")
             .header("x-claude-code-session-id", &self.session_id)
             .json(body);
+        let mut betas: Vec<&str> = Vec::new();
         if let Some(key) = &self.api_key {
             request = request.header("x-api-key", key);
         } else if let Some(token) = &self.oauth_token {
-            request = request
-                .bearer_auth(token)
-                .header("anthropic-beta", "oauth-2025-04-20");
+            request = request.bearer_auth(token);
+            betas.push("oauth-2025-04-20");
+        }
+        // Deferred tools and tool_reference blocks need the API's tool-search beta (2.1.235 sends
+        // it whenever tool search is on; recon toolsearch14).
+        let deferring = body["tools"]
+            .as_array()
+            .is_some_and(|tools| tools.iter().any(|t| t["defer_loading"] == true));
+        if deferring {
+            betas.push(crate::tools::tool_search::API_BETA);
+        }
+        if !betas.is_empty() {
+            request = request.header("anthropic-beta", betas.join(","));
         }
         request
     }

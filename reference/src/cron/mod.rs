@@ -15,14 +15,9 @@ pub mod store;
 pub use clock::Clock;
 pub use store::{Job, NewJob, Store};
 
-/// The cron tools are in tools[]: not switched off by `CLAUDE_CODE_DISABLE_CRON` (any value the
-/// CLI reads as true; recorded on 2.1.235: `0` and `false` leave them on), and not deferred —
-/// like every deferred tool they leave request 1 when tool search is on (recorded).
+/// The cron tools are on offer unless switched off by `CLAUDE_CODE_DISABLE_CRON` (any value the
+/// CLI reads as true; recorded on 2.1.235: `0` and `false` leave them on). Under tool search they
+/// are deferred (`tools/tool_search`): on offer, out of tools[] until loaded.
 pub fn offered() -> bool {
-    let disabled =
-        std::env::var("CLAUDE_CODE_DISABLE_CRON").is_ok_and(|v| crate::brief::lane::truthy(&v));
-    // The same test main.rs makes for NotebookEdit.
-    let tool_search = std::env::var("ENABLE_TOOL_SEARCH")
-        .is_ok_and(|v| matches!(v.as_str(), "true" | "1") || v.starts_with("auto"));
-    !disabled && !tool_search
+    !std::env::var("CLAUDE_CODE_DISABLE_CRON").is_ok_and(|v| crate::brief::lane::truthy(&v))
 }

@@ -29,6 +29,7 @@ pub enum Unit {
     ExitCode,
     HttpStatus,
     Tokens,
+    Pixels,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

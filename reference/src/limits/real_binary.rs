@@ -171,7 +171,9 @@ pub const TASK_OUTPUT_TIMEOUT_DEFAULT: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::RealBinary { case: "TaskOutput schema in tools[]: timeout default 30000" },
+    source: Source::RealBinary {
+        case: "TaskOutput schema in tools[]: timeout default 30000",
+    },
     what: "How long a blocking TaskOutput waits for the task to end by default.",
 };
 
@@ -181,7 +183,9 @@ pub const TASK_OUTPUT_TIMEOUT_MAX: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::RealBinary { case: "TaskOutput schema in tools[]: timeout maximum 600000" },
+    source: Source::RealBinary {
+        case: "TaskOutput schema in tools[]: timeout maximum 600000",
+    },
     what: "Longest wait a TaskOutput may ask for.",
 };
 
@@ -191,7 +195,9 @@ pub const SEND_MESSAGE_SUMMARY_MAX: Limit = Limit {
     unit: Unit::Chars,
     kind: Kind::Limit,
     approx: false,
-    source: Source::RealBinary { case: "SendMessage schema in tools[]: summary maxLength 200" },
+    source: Source::RealBinary {
+        case: "SendMessage schema in tools[]: summary maxLength 200",
+    },
     what: "Longest summary a SendMessage may carry.",
 };
 
@@ -252,6 +258,42 @@ pub const ALL_REAL_BINARY: &[&Limit] = &[
     &WORKFLOW_CONCURRENCY_MAX,
     &WORKFLOW_CONCURRENCY_MIN,
     &WORKFLOW_NOTIFY_RESULT_MAX,
+    &READ_IMAGE_MAX_WIDTH,
+    &READ_IMAGE_MAX_HEIGHT,
+    &READ_IMAGE_MAX_BASE64_BYTES,
+    &READ_IMAGE_TARGET_RAW_BYTES,
+    &READ_IMAGE_BUDGET_BYTES,
+    &READ_PDF_MAX_BYTES,
+    &READ_PDF_EXTRACT_MAX_BYTES,
+    &READ_PDF_MAX_PAGES_PER_READ,
+    &READ_PDF_MAX_PAGES_WHOLE,
+    &READ_PDF_RENDER_DPI,
+    &READ_PDFTOPPM_TIMEOUT,
+    &READ_PDFTOPPM_PROBE_TIMEOUT,
+    &READ_PDFINFO_TIMEOUT,
+    &TOOL_SEARCH_MAX_RESULTS_DEFAULT,
+    &TOOL_SEARCH_RESULT_BUDGET,
+    &MCP_RESOURCE_RESULT_BUDGET,
+    &MCP_RESOURCE_BLOB_MAX_BYTES,
+    &WEB_FETCH_MAX_URL_CHARS,
+    &WEB_FETCH_MAX_CONTENT_BYTES,
+    &WEB_FETCH_TIMEOUT,
+    &WEB_FETCH_PREFLIGHT_TIMEOUT,
+    &WEB_FETCH_MAX_REDIRECTS,
+    &WEB_FETCH_MAX_MARKDOWN_CHARS,
+    &WEB_FETCH_HTML_MAX_CHARS,
+    &WEB_FETCH_CACHE_TTL,
+    &WEB_FETCH_DOMAIN_CHECK_TTL,
+    &WEB_FETCH_RESULT_BUDGET,
+    &WEB_SEARCH_QUERY_MIN_CHARS,
+    &WEB_SEARCH_MAX_USES,
+    &WEB_SEARCH_SESSION_CAP_DEFAULT,
+    &WEB_SEARCH_RESULT_BUDGET,
+    &ARTIFACT_TITLE_MAX_CHARS,
+    &ARTIFACT_TITLE_SCAN_BYTES,
+    &ARTIFACT_REPLY_MAX_BYTES,
+    &ARTIFACT_READ_TIMEOUT,
+    &ARTIFACT_DEPLOY_TIMEOUT,
 ];
 
 pub const DESIGN_CATALOG_SUMMARY_MAX: Limit = Limit {
@@ -522,7 +564,8 @@ pub const WORKTREE_NAME_MAX: Limit = Limit {
     kind: Kind::Limit,
     approx: false,
     source: Source::RealBinary {
-        case: "EnterWorktree name of 65 chars: `must be 64 characters or fewer (got 65)`; 64 passes",
+        case:
+            "EnterWorktree name of 65 chars: `must be 64 characters or fewer (got 65)`; 64 passes",
     },
     what: "EnterWorktree: the longest `name` of a new worktree.",
 };
@@ -593,7 +636,9 @@ pub const TASKS_LOCK_MIN_WAIT: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::RealBinary { case: "recon tasks13: bundle vor minTimeout 5, doubled per retry" },
+    source: Source::RealBinary {
+        case: "recon tasks13: bundle vor minTimeout 5, doubled per retry",
+    },
     what: "First wait between lock attempts; doubled each retry up to the max wait.",
 };
 
@@ -603,7 +648,9 @@ pub const TASKS_LOCK_MAX_WAIT: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::RealBinary { case: "recon tasks13: bundle vor maxTimeout 100" },
+    source: Source::RealBinary {
+        case: "recon tasks13: bundle vor maxTimeout 100",
+    },
     what: "Longest wait between two lock attempts.",
 };
 
@@ -683,7 +730,9 @@ pub const WORKFLOW_CONCURRENCY_MIN: Limit = Limit {
     unit: Unit::Count,
     kind: Kind::Limit,
     approx: false,
-    source: Source::RealBinary { case: "recon workflow13: bundle clamp of CPUs - 2 to at least 2" },
+    source: Source::RealBinary {
+        case: "recon workflow13: bundle clamp of CPUs - 2 to at least 2",
+    },
     what: "Fewest agent() calls of one run at once, however few CPUs there are.",
 };
 
@@ -697,4 +746,437 @@ pub const WORKFLOW_NOTIFY_RESULT_MAX: Limit = Limit {
         case: "recon workflow13: bundle cut of the completion notification's <result> (the rest named in the output file)",
     },
     what: "Longest return value a workflow's completion notification carries inline.",
+};
+
+pub const READ_IMAGE_MAX_WIDTH: Limit = Limit {
+    name: "tools.read.image.max_width",
+    value: 2_000,
+    unit: Unit::Pixels,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon media14 (tools.read-media): bundle `maxWidth:2000`; a 3000x1500 PNG is displayed at 2000x1000",
+    },
+    what: "Widest picture Read hands the model; wider ones are scaled down, aspect kept, with a coordinate note.",
+};
+
+pub const READ_IMAGE_MAX_HEIGHT: Limit = Limit {
+    name: "tools.read.image.max_height",
+    value: 2_000,
+    unit: Unit::Pixels,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon media14 (tools.read-media): bundle `maxHeight:2000`; a 1000x2500 JPEG is displayed at 800x2000",
+    },
+    what: "Tallest picture Read hands the model; taller ones are scaled down, aspect kept.",
+};
+
+pub const READ_IMAGE_MAX_BASE64_BYTES: Limit = Limit {
+    name: "tools.read.image.max_base64_bytes",
+    value: 5_242_880,
+    unit: Unit::Bytes,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon media14 (tools.read-media): bundle `maxBase64Size:5242880`",
+    },
+    what:
+        "Largest base64 of a picture passed through when it cannot be decoded; larger is an error.",
+};
+
+pub const READ_IMAGE_TARGET_RAW_BYTES: Limit = Limit {
+    name: "tools.read.image.target_raw_bytes",
+    value: 3_932_160,
+    unit: Unit::Bytes,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon media14 (tools.read-media): bundle `targetRawSize:3932160` (3/4 of the base64 limit); a 4.3 MB 1200x1200 PNG comes back as JPEG",
+    },
+    what: "Picture bytes above which Read recompresses (PNG, then JPEG at quality 80, 60, 40, 20).",
+};
+
+pub const READ_IMAGE_BUDGET_BYTES: Limit = Limit {
+    name: "tools.read.image.budget_bytes",
+    value: 512_000,
+    unit: Unit::Bytes,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon media14 (tools.read-media): bundle `vBr=512000`; a 1.7 MB JPEG comes back as 511,177 bytes of JPEG, a 1 MB PNG as 481,424",
+    },
+    what: "Per-picture byte budget after fitting: a larger picture is re-encoded as JPEG, quality searched down from 90.",
+};
+
+pub const READ_PDF_MAX_BYTES: Limit = Limit {
+    name: "tools.read.pdf.max_bytes",
+    value: 20_971_520,
+    unit: Unit::Bytes,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon media14 (tools.read-media): a 20 MiB + 1 byte PDF: `PDF file exceeds maximum allowed size of 20MB.`",
+    },
+    what: "Largest PDF Read sends whole as a document block.",
+};
+
+pub const READ_PDF_EXTRACT_MAX_BYTES: Limit = Limit {
+    name: "tools.read.pdf.extract_max_bytes",
+    value: 104_857_600,
+    unit: Unit::Bytes,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon media14 (tools.read-media): bundle `k$n=104857600`: `PDF file exceeds maximum allowed size for text extraction (100MB).`",
+    },
+    what: "Largest PDF whose pages Read renders as pictures.",
+};
+
+pub const READ_PDF_MAX_PAGES_PER_READ: Limit = Limit {
+    name: "tools.read.pdf.max_pages_per_read",
+    value: 20,
+    unit: Unit::Pages,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon media14 (tools.read-media): pages \"1-21\" and \"3-\": `exceeds maximum of 20 pages per request`",
+    },
+    what: "Most pages one Read with `pages` may ask for; an open range counts as over it.",
+};
+
+pub const READ_PDF_MAX_PAGES_WHOLE: Limit = Limit {
+    name: "tools.read.pdf.max_pages_whole",
+    value: 10,
+    unit: Unit::Pages,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon media14 (tools.read-media): a 12-page PDF without pages, pdfinfo on PATH: `This PDF has 12 pages, which is too many to read at once.`",
+    },
+    what: "Most pages of a PDF read whole, when pdfinfo can count them (without pdfinfo there is no check).",
+};
+
+pub const READ_PDF_RENDER_DPI: Limit = Limit {
+    name: "tools.read.pdf.render_dpi",
+    value: 100,
+    unit: Unit::Count,
+    kind: Kind::Fact,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon media14 (tools.read-media): bundle: pdftoppm -jpeg -r 100 [-f F] [-l L] FILE DIR/page",
+    },
+    what: "Resolution pdftoppm renders PDF pages at.",
+};
+
+pub const READ_PDFTOPPM_TIMEOUT: Limit = Limit {
+    name: "tools.read.pdf.pdftoppm_timeout",
+    value: 120_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon media14 (tools.read-media): bundle: pdftoppm run with timeout 120000",
+    },
+    what: "Longest a page rendering may take.",
+};
+
+pub const READ_PDFTOPPM_PROBE_TIMEOUT: Limit = Limit {
+    name: "tools.read.pdf.pdftoppm_probe_timeout",
+    value: 5_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon media14 (tools.read-media): bundle: `pdftoppm -v` with timeout 5000",
+    },
+    what: "Longest the check that pdftoppm is installed may take.",
+};
+
+pub const READ_PDFINFO_TIMEOUT: Limit = Limit {
+    name: "tools.read.pdf.pdfinfo_timeout",
+    value: 10_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon media14 (tools.read-media): bundle: pdfinfo with timeout 10000",
+    },
+    what: "Longest counting a PDF's pages may take.",
+};
+
+pub const TOOL_SEARCH_MAX_RESULTS_DEFAULT: Limit = Limit {
+    name: "tools.tool_search.max_results_default",
+    value: 5,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon toolsearch14 exp.ts-2: ToolSearch schema `max_results` default 5; a query without it answers",
+    },
+    what: "Matches a keyword ToolSearch returns when max_results is not given (select ignores it).",
+};
+
+pub const TOOL_SEARCH_RESULT_BUDGET: Limit = Limit {
+    name: "tools.tool_search.result_budget",
+    value: 100_000,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon toolsearch14: bundle: ToolSearch maxResultSizeChars 1e5",
+    },
+    what: "ToolSearch result size before it is persisted and previewed.",
+};
+
+pub const MCP_RESOURCE_BLOB_MAX_BYTES: Limit = Limit {
+    name: "mcp.resource_tools.blob_max_bytes",
+    value: 104_857_600,
+    unit: Unit::Bytes,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon toolsearch14: bundle: persistBinaryContent refuses more than MAX_PERSIST_BINARY_BYTES (k$n=104857600) with `content is N bytes, over the M byte persist limit`",
+    },
+    what: "Largest binary resource ReadMcpResourceTool saves to a file; a larger one is reported, not saved.",
+};
+
+pub const MCP_RESOURCE_RESULT_BUDGET: Limit = Limit {
+    name: "mcp.resource_tools.result_budget",
+    value: 100_000,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon toolsearch14: bundle: ListMcpResourcesTool / ReadMcpResourceTool / ReadMcpResourceDirTool maxResultSizeChars 1e5",
+    },
+    what: "A resource tool's result size before it is persisted and previewed.",
+};
+
+pub const WEB_FETCH_MAX_URL_CHARS: Limit = Limit {
+    name: "tools.web_fetch.max_url_chars",
+    value: 2_000,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle: validateURL refuses e.length > 2000 (OBv=2000)",
+    },
+    what: "Longest URL WebFetch fetches; a longer one is an invalid URL.",
+};
+
+pub const WEB_FETCH_MAX_CONTENT_BYTES: Limit = Limit {
+    name: "tools.web_fetch.max_content_bytes",
+    value: 10_485_760,
+    unit: Unit::Bytes,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon webfetch14 exp.webf-1: an 11,000,000-byte page is is_error `maxContentLength size of 10485760 exceeded` (bundle NBv=10485760)",
+    },
+    what: "Largest response body WebFetch reads.",
+};
+
+pub const WEB_FETCH_TIMEOUT: Limit = Limit {
+    name: "tools.web_fetch.timeout",
+    value: 60_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle: the page GET's axios timeout BBv=60000; recon webfetch14 exp.webf-timeout: a page held 75 s is is_error `timeout of 60000ms exceeded` after 60 s",
+    },
+    what: "How long one page request may take.",
+};
+
+pub const WEB_FETCH_PREFLIGHT_TIMEOUT: Limit = Limit {
+    name: "tools.web_fetch.preflight_timeout",
+    value: 10_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle: domain_info GET timeout FBv=1e4",
+    },
+    what: "How long the domain preflight may take before the check counts as failed.",
+};
+
+pub const WEB_FETCH_MAX_REDIRECTS: Limit = Limit {
+    name: "tools.web_fetch.max_redirects",
+    value: 10,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle: getWithPermittedRedirects throws `Too many redirects (exceeded 10)` past DQp=10",
+    },
+    what: "Same-host redirects followed for one fetch.",
+};
+
+pub const WEB_FETCH_MAX_MARKDOWN_CHARS: Limit = Limit {
+    name: "tools.web_fetch.max_markdown_chars",
+    value: 100_000,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle: MAX_MARKDOWN_LENGTH Ysr=1e5; the page is cut with `[Content truncated due to length...]` before the helper request",
+    },
+    what: "Page text handed to the helper model.",
+};
+
+pub const WEB_FETCH_HTML_MAX_CHARS: Limit = Limit {
+    name: "tools.web_fetch.html_max_chars",
+    value: 1_048_576,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle: convertHtmlToMarkdown converts e.slice(0, PQp=1048576)",
+    },
+    what: "HTML converted to markdown; the rest is dropped with the truncation note.",
+};
+
+pub const WEB_FETCH_CACHE_TTL: Limit = Limit {
+    name: "tools.web_fetch.cache_ttl",
+    value: 900_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle: WebFetchCache ttl CLAUDE_CODE_WEBFETCH_CACHE_TTL_MS ?? 900000; recon webfetch14 exp.webf-1: a second fetch of a URL sends no page request",
+    },
+    what: "How long a fetched page is reused without a new request.",
+};
+
+pub const WEB_FETCH_DOMAIN_CHECK_TTL: Limit = Limit {
+    name: "tools.web_fetch.domain_check_ttl",
+    value: 300_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle: domainChecks LRU max 128, ttl 300000; recon webfetch14 exp.webf-1: one preflight for four fetches of a host",
+    },
+    what: "How long an allowed domain preflight is reused.",
+};
+
+pub const WEB_FETCH_RESULT_BUDGET: Limit = Limit {
+    name: "tools.web_fetch.result_budget",
+    value: 50_000,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle: WebFetch maxResultSizeChars CNr=50000",
+    },
+    what: "WebFetch result size before it is persisted and previewed.",
+};
+
+pub const WEB_SEARCH_QUERY_MIN_CHARS: Limit = Limit {
+    name: "tools.web_search.query_min_chars",
+    value: 2,
+    unit: Unit::Utf16Units,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon websearch14 exp.ws-1: tools[] WebSearch.query minLength 2; exp.ws-2: `a` and `` refused as zod too_small",
+    },
+    what: "Shortest WebSearch query; a shorter one is an InputValidationError and nothing is searched.",
+};
+
+pub const WEB_SEARCH_MAX_USES: Limit = Limit {
+    name: "tools.web_search.max_uses",
+    value: 8,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon websearch14 exp.ws-1: the helper request's web_search_20250305 tool has max_uses 8",
+    },
+    what: "Searches the API may run for one WebSearch call (the server tool's max_uses).",
+};
+
+pub const WEB_SEARCH_SESSION_CAP_DEFAULT: Limit = Limit {
+    name: "tools.web_search.session_cap_default",
+    value: 200,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon websearch14: bundle `CLAUDE_CODE_MAX_WEB_SEARCHES_PER_SESSION??200` (int, min 1, digits only); exp.ws-cap-1 refuses the 2nd call, exp.ws-cap-0 and -abc fall back",
+    },
+    what: "WebSearch calls one session may start (failed ones count); later calls return the budget note instead of searching.",
+};
+
+pub const WEB_SEARCH_RESULT_BUDGET: Limit = Limit {
+    name: "tools.web_search.result_budget",
+    value: 100_000,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon websearch14: bundle WebSearch tool object maxResultSizeChars 1e5",
+    },
+    what: "WebSearch result size before it is persisted and previewed.",
+};
+
+pub const ARTIFACT_TITLE_MAX_CHARS: Limit = Limit {
+    name: "tools.artifact.title_max",
+    value: 280,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon artifact14): Artifact title cleaner sse(), bud=280 code points",
+    },
+    what: "Longest artifact title, in code points, after control characters become spaces.",
+};
+
+pub const ARTIFACT_TITLE_SCAN_BYTES: Limit = Limit {
+    name: "tools.artifact.title_scan",
+    value: 8192,
+    unit: Unit::Bytes,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon artifact14): Sud=8192, the head searched for <title>",
+    },
+    what: "How much of the page's start is searched for its <title>.",
+};
+
+pub const ARTIFACT_REPLY_MAX_BYTES: Limit = Limit {
+    name: "tools.artifact.reply_max",
+    value: 4096,
+    unit: Unit::Bytes,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon artifact14): Artifact `text` describe: at most 4096 bytes of UTF-8",
+    },
+    what: "Longest comment reply, in UTF-8 bytes.",
+};
+
+pub const ARTIFACT_READ_TIMEOUT: Limit = Limit {
+    name: "tools.artifact.read_timeout",
+    value: 15000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon artifact14): GET /api/frame/{slug} and comments, timeout 15000",
+    },
+    what: "Timeout of the artifact boot read and the comment list.",
+};
+
+pub const ARTIFACT_DEPLOY_TIMEOUT: Limit = Limit {
+    name: "tools.artifact.deploy_timeout",
+    value: 60000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon artifact14): POST /api/frame/deploy/direct, timeout 60000",
+    },
+    what: "Timeout of an artifact publish.",
 };

@@ -19,6 +19,8 @@ pub struct McpTool {
     pub name: String,
     pub description: String,
     pub input_schema: Value,
+    /// The server's `alwaysLoad`: never deferred by tool search.
+    pub always_load: bool,
 }
 
 impl McpTool {
@@ -46,7 +48,7 @@ pub fn wire_name(server: &str, tool: &str) -> String {
     format!("mcp__{}__{}", normalize(server), normalize(tool))
 }
 
-fn normalize(s: &str) -> String {
+pub(super) fn normalize(s: &str) -> String {
     s.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
@@ -162,6 +164,7 @@ pub fn convert(server: &str, listed: &[Value]) -> (Vec<McpTool>, Vec<String>) {
                 limits::MCP_TOOLS_DESCRIPTION_MAX.usize(),
             ),
             input_schema: reorder(schema),
+            always_load: false,
         });
     }
     (tools, dropped)

@@ -6,6 +6,7 @@ mod catalog;
 pub mod config;
 mod connection;
 mod error;
+mod resources;
 mod result;
 mod runtime;
 mod transport;
@@ -13,6 +14,7 @@ mod transport;
 pub use catalog::{wire_name, McpTool};
 pub use config::{Candidates, Sources};
 pub use error::McpError;
+pub use resources::{Lookup, RESOURCE_NOT_FOUND};
 pub use result::{map_error, map_result, CallOutput};
 pub use runtime::{Budgets, McpRuntime, Status};
 

@@ -98,20 +98,24 @@ impl Budgets {
     }
 }
 
+/// Cheap to clone: clones share the servers (the resource tools hold one).
+#[derive(Clone)]
 pub struct McpRuntime {
-    servers: Vec<Arc<Server>>,
-    pending: Vec<String>,
+    pub(super) servers: Vec<Arc<Server>>,
+    pub(super) pending: Vec<String>,
 }
 
-struct Server {
-    spec: ServerSpec,
-    budgets: Budgets,
+pub(super) struct Server {
+    pub(super) spec: ServerSpec,
+    pub(super) budgets: Budgets,
     roots: Value,
     conn: Mutex<Option<Arc<Connection>>>,
     status: Mutex<Status>,
-    capabilities: Mutex<Value>,
+    pub(super) capabilities: Mutex<Value>,
     instructions: Mutex<Option<String>>,
     catalog: Mutex<Catalog>,
+    /// The last `resources/list` answer; `None` until listed or once invalidated.
+    pub(super) resources: Mutex<Option<Vec<Value>>>,
     /// Refresh sequence numbers: started, and the newest whose result was applied.
     refresh_started: AtomicU64,
     refresh_applied: AtomicU64,
@@ -256,6 +260,7 @@ impl Server {
             capabilities: Mutex::new(Value::Null),
             instructions: Mutex::new(None),
             catalog: Mutex::new(Catalog::default()),
+            resources: Mutex::new(None),
             refresh_started: AtomicU64::new(0),
             refresh_applied: AtomicU64::new(0),
             shutting_down: AtomicBool::new(false),
@@ -263,7 +268,7 @@ impl Server {
         }
     }
 
-    fn status(&self) -> Status {
+    pub(super) fn status(&self) -> Status {
         *self.status.lock().expect("not poisoned")
     }
 
@@ -385,7 +390,7 @@ impl Server {
         Ok(())
     }
 
-    async fn request(
+    pub(super) async fn request(
         &self,
         method: &str,
         params: Value,
@@ -441,11 +446,14 @@ impl Server {
         for (kind, method) in [("prompts", "prompts/list"), ("resources", "resources/list")] {
             if wanted(kind) {
                 // A failing resource or prompt listing is isolated: it touches nothing else.
-                if let Err(e) = self
+                match self
                     .request(method, Value::Null, self.budgets.request)
                     .await
                 {
-                    self.report(format!("{method} failed: {e}"));
+                    // The resource tools answer from this listing until it is invalidated.
+                    Ok(r) if kind == "resources" => self.cache_resources(&r),
+                    Ok(_) => {}
+                    Err(e) => self.report(format!("{method} failed: {e}")),
                 }
             }
         }
@@ -468,7 +476,10 @@ impl Server {
                         limits::MCP_TOOLS_LIST_MAX_PAGES.get()
                     ));
                 }
-                let (tools, dropped) = catalog::convert(&self.spec.name, &listing.tools);
+                let (mut tools, dropped) = catalog::convert(&self.spec.name, &listing.tools);
+                for t in &mut tools {
+                    t.always_load = self.spec.always_load;
+                }
                 for d in dropped {
                     self.errors.lock().expect("not poisoned").push(d);
                 }
@@ -493,6 +504,9 @@ impl Server {
                     let seq = self.begin_refresh();
                     let me = self.clone();
                     tokio::spawn(async move { me.refresh_tools(seq).await });
+                }
+                ServerEvent::Notification(m) if m == "notifications/resources/list_changed" => {
+                    *self.resources.lock().expect("not poisoned") = None;
                 }
                 ServerEvent::Notification(_) => {}
                 ServerEvent::Closed(close) => {

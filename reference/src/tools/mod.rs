@@ -1,6 +1,7 @@
 //! Built-in tools and the one pipeline every tool_use goes through.
 
 mod agent;
+mod artifact;
 mod ask_user;
 mod bash;
 mod claude_design;
@@ -10,12 +11,16 @@ mod file_state;
 mod glob;
 mod grep;
 mod lsp;
+mod mcp_resources;
 mod notebook;
+mod pdf_pages;
 mod persist;
+mod picture;
 mod pipeline;
 mod plan_mode;
 mod projects;
 mod read;
+mod read_media;
 pub mod schema;
 mod send_message;
 mod send_user_message;
@@ -24,6 +29,9 @@ mod task_output;
 mod task_stop;
 mod tasks;
 mod todo;
+pub mod tool_search;
+mod web_fetch;
+mod web_search;
 mod workflow;
 mod worktree;
 mod write;
@@ -73,6 +81,9 @@ pub struct ToolContext {
     pub skills: Vec<crate::context::skills::Skill>,
     /// Text blocks a tool adds after this turn's tool_results (a launched skill's body).
     pub follow_up: Vec<String>,
+    /// Blocks the current call adds right after its own tool_result (a Read's picture note, PDF
+    /// document or page pictures); the turn takes them once the result is out.
+    pub after_result: Vec<Value>,
     /// Language servers from plugins, started on first use.
     pub lsp: crate::lsp::LspManager,
     /// Where Brief attachments go and the gates on the way.
@@ -95,6 +106,14 @@ pub struct ToolContext {
     pub agents: Option<crate::agents::Agents>,
     /// Set when this loop's task is stopped (TaskStop): running commands end with it.
     pub cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// WebFetch's page and domain caches.
+    pub web_fetch: crate::web_fetch::Cache,
+    /// The session's MCP servers, for the resource tools (`None` in child loops).
+    pub mcp: Option<crate::mcp::McpRuntime>,
+    /// Tool search: what is deferred, what the history loaded, what ToolSearch searches.
+    pub tool_search: tool_search::State,
+    /// The artifact versions this loop has seen and the pages it published.
+    pub artifact: crate::artifact::Session,
 }
 
 impl ToolContext {
@@ -123,6 +142,7 @@ impl ToolContext {
             todos: Vec::new(),
             skills: Vec::new(),
             follow_up: Vec::new(),
+            after_result: Vec::new(),
             lsp: crate::lsp::LspManager::new(&[]),
             brief: crate::brief::Delivery::from_env(&config.base_url, config.oauth_token.clone()),
             host: None,
@@ -134,6 +154,10 @@ impl ToolContext {
             cron: crate::cron::Store::new(cwd, &config.session_id, crate::cron::Clock::from_env()),
             agents: Some(agents.clone()),
             cancel,
+            web_fetch: Default::default(),
+            mcp: None,
+            tool_search: tool_search::State::default(),
+            artifact: Default::default(),
         }
     }
 
@@ -309,8 +333,7 @@ pub struct Offer {
     pub todo: bool,
     /// TaskCreate, TaskGet, TaskList, TaskUpdate: the other side of that switch.
     pub tasks: bool,
-    /// NotebookEdit in tools[] from request 1 (it is a deferred tool: off when tool search
-    /// defers it).
+    /// NotebookEdit (deferred under tool search: on offer, out of tools[] until loaded).
     pub notebook: bool,
     /// LSP: registered once a language server is (from request 2 on, as in 2.1.235).
     pub lsp: bool,
@@ -325,13 +348,22 @@ pub struct Offer {
     pub design: bool,
     /// Projects: a Project is attached and the policy allows it (seed 000 part B).
     pub projects: bool,
-    /// EnterWorktree and ExitWorktree (deferred tools: off when tool search defers them).
+    /// EnterWorktree and ExitWorktree (deferred under tool search).
     pub worktree: bool,
-    /// CronCreate, CronDelete, CronList: on unless switched off or deferred (seed 004 §Cron).
+    /// CronCreate, CronDelete, CronList: on unless switched off (seed 004 §Cron); deferred under
+    /// tool search.
     pub cron: bool,
     /// Workflow: on unless switched off (`CLAUDE_CODE_DISABLE_WORKFLOWS`, managed
     /// `disableWorkflows`), as 2.1.235 withdraws it.
     pub workflow: bool,
+    /// ToolSearch: tool search is on (`ENABLE_TOOL_SEARCH`); the deferred tools stay on offer
+    /// but out of tools[] until loaded.
+    pub tool_search: bool,
+    /// ListMcpResourcesTool, ReadMcpResourceTool, ReadMcpResourceDirTool: a connected MCP server
+    /// declares resources.
+    pub mcp_resources: bool,
+    /// Artifact: `CLAUDE_CODE_ARTIFACT` asks for it (seed 004 §Artifact).
+    pub artifact: bool,
 }
 
 /// The built-in tools in the order `tools[]` lists them (alphabetical, as the real binary does).
@@ -347,6 +379,12 @@ pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
         &edit::Edit,
         &read::Read,
         &skill::Skill,
+        // Offered by default as 2.1.235 does (recorded: every loopback run's tools[]); deferred
+        // when tool search is on.
+        &web_fetch::WebFetch,
+        // Offered by default like WebFetch (recorded: exp.ws-1's tools[]); deferred under tool
+        // search.
+        &web_search::WebSearch,
         &write::Write,
     ];
     if offer.search_tools {
@@ -386,7 +424,10 @@ pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
         tools.push(&projects::Projects);
     }
     if offer.worktree {
-        tools.extend([&worktree::EnterWorktree as &dyn Tool, &worktree::ExitWorktree]);
+        tools.extend([
+            &worktree::EnterWorktree as &dyn Tool,
+            &worktree::ExitWorktree,
+        ]);
     }
     if offer.workflow {
         tools.push(&workflow::Workflow);
@@ -397,6 +438,19 @@ pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
             &cron::CronDelete,
             &cron::CronList,
         ]);
+    }
+    if offer.tool_search {
+        tools.push(&tool_search::ToolSearch);
+    }
+    if offer.mcp_resources {
+        tools.extend([
+            &mcp_resources::ListMcpResources as &dyn Tool,
+            &mcp_resources::ReadMcpResource,
+            &mcp_resources::ReadMcpResourceDir,
+        ]);
+    }
+    if offer.artifact {
+        tools.push(&artifact::Artifact);
     }
     if offer.plan_mode {
         tools.retain(|t| !pipeline::PLAN_WITHDRAWN.contains(&t.name()));

@@ -181,6 +181,9 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
         if let Some(steer) = tool.validation_steer(&sent) {
             message = format!("{message}\n\n{steer}");
         }
+        if let Some(note) = ctx.tool_search.unloaded_note(*tool) {
+            message = format!("{message}\n\n{note}");
+        }
         let mut result = ToolResult::error(id, message, true);
         result.structured = Value::String(schema::structured(&issues));
         return result;

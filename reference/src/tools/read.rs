@@ -1,4 +1,5 @@
 //! Read: a text file with line numbers, by offset and limit; records read state for the gates.
+//! Pictures and PDFs take their own path (`read_media`).
 
 use serde_json::{json, Value};
 
@@ -18,7 +19,9 @@ impl Tool for Read {
     fn description(&self) -> &'static str {
         "Reads a file from the local filesystem and returns its lines, each prefixed with its 1-based \
          line number and a tab. Give an absolute file_path. offset (a line number) and limit (a count of \
-         lines) select part of a long file. Reading a file is required before editing or overwriting it."
+         lines) select part of a long file. Reading a file is required before editing or overwriting it. \
+         Pictures (PNG, JPEG, GIF, WebP) come back as images, PDFs as documents; pages picks at most \
+         20 pages of a PDF, rendered as pictures."
     }
 
     fn input_schema(&self) -> Value {
@@ -38,6 +41,11 @@ impl Tool for Read {
         Access::ReadFile(ctx.resolve(input["file_path"].as_str().unwrap_or_default()))
     }
 
+    fn validate_input(&self, input: &Value, ctx: &ToolContext) -> Option<String> {
+        let path = ctx.resolve(input["file_path"].as_str().unwrap_or_default());
+        super::read_media::validate(input, &path)
+    }
+
     fn call(&self, input: &Value, ctx: &mut ToolContext) -> Result<ToolOutput, ToolError> {
         let given = input["file_path"].as_str().unwrap_or_default();
         let path = ctx.resolve(given);
@@ -49,6 +57,11 @@ impl Tool for Read {
         }
         if !path.exists() {
             return Err(ToolError::plain(missing_file(&ctx.cwd)));
+        }
+        if !super::notebook::is_notebook(&path) {
+            if let Some(media) = super::read_media::media_of(&path) {
+                return super::read_media::read(media, &path, input, ctx);
+            }
         }
         let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
         let max = limits::READ_MAX_FILE_BYTES.get();

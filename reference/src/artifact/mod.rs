@@ -1,0 +1,90 @@
+//! Artifacts (seed 004 §Artifact): HTML or Markdown pages published to claude.ai, a remote side
+//! effect no file rewind undoes. `auth` is the subscription-login gate with its distinct
+//! refusals, `api` the service's routes, `text` URLs, titles and the comment rendering,
+//! `publish` the publish with its guards. The tool is `tools/artifact.rs`; the live version is
+//! read through WebFetch of the artifact's URL ([`read_live`]), as 2.1.235 does, and only a
+//! session that has read the live version (or published it itself) may publish over it.
+
+pub mod api;
+pub mod auth;
+pub mod publish;
+pub mod text;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+
+pub const TOOL_NAME: &str = "Artifact";
+
+/// What this session knows of artifacts: the version it last saw of each, and what it published.
+#[derive(Debug, Default, Clone)]
+pub struct Session {
+    /// Slug → the live version this session read or published.
+    pub seen: HashMap<String, String>,
+    /// Published file → its slug, so a republish of the same file updates the same artifact.
+    pub published: HashMap<PathBuf, String>,
+}
+
+fn truthy(name: &str) -> bool {
+    std::env::var(name)
+        .ok()
+        .is_some_and(|v| matches!(v.to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on"))
+}
+
+/// Whether the tool is offered. 2.1.235 withholds it from `-p` sessions unless
+/// `CLAUDE_CODE_ARTIFACT` is set (its `Rip` gate; recon artifact14 exp.art-1), and
+/// `CLAUDE_CODE_DISABLE_ARTIFACT` withdraws it.
+pub fn offered() -> bool {
+    truthy("CLAUDE_CODE_ARTIFACT") && !truthy("CLAUDE_CODE_DISABLE_ARTIFACT")
+}
+
+/// The comment actions (2.1.235: `CLAUDE_CODE_ARTIFACT_COMMENTS`, else a feature flag).
+pub fn comments_offered() -> bool {
+    truthy("CLAUDE_CODE_ARTIFACT_COMMENTS")
+}
+
+/// WebFetch of an artifact URL while the tool is offered: the live version read with the login
+/// (boot, then the frame host), marked as seen. `None` when the URL is no artifact's.
+pub fn read_live(
+    url: &str,
+    home: &Path,
+    session: &mut Session,
+    runtime: &tokio::runtime::Handle,
+) -> Option<Result<(String, Value), String>> {
+    if !offered() {
+        return None;
+    }
+    let https = url.replacen("http://", "https://", 1);
+    let slug = text::parse_url(&https)?;
+    let started = std::time::Instant::now();
+    Some(
+        (|| {
+            let token = auth::token(home)?;
+            let api = api::Api::new(token);
+            let boot = runtime.block_on(api.boot(&slug))?;
+            let html = runtime.block_on(api.content(&slug, &boot))?;
+            session.seen.insert(slug.clone(), boot.ver.clone());
+            let title: String = boot.title.chars().take(200).collect();
+            let title = if title.is_empty() {
+                String::new()
+            } else {
+                format!(" \"{title}\"")
+            };
+            let result = format!(
+                "[Artifact {slug}{title} \u{2014} owned by you, private; raw HTML follows]\n{html}"
+            );
+            let structured = json!({
+                "bytes": html.len(),
+                "code": 200,
+                "codeText": "OK",
+                "result": result,
+                "durationMs": started.elapsed().as_millis() as u64,
+                "url": url,
+                "artifactRead": {"slug": slug, "ver": boot.ver},
+            });
+            Ok((result, structured))
+        })()
+        .map_err(|e: String| format!("Artifact {slug}: {e}")),
+    )
+}
