@@ -19,6 +19,9 @@ pub struct Report {
     pub status: Status,
     pub checks: Vec<CheckOutcome>,
     pub duration_ms: u64,
+    /// How this run's trace compares with the reference's, where both ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parity: Option<crate::parity::Comparison>,
 }
 
 impl Report {
@@ -29,6 +32,7 @@ impl Report {
             status: Status::Skip,
             checks: vec![CheckOutcome::new("applies", true, why)],
             duration_ms: 0,
+            parity: None,
         }
     }
 
@@ -49,6 +53,7 @@ impl Report {
             status,
             checks,
             duration_ms,
+            parity: None,
         }
     }
 

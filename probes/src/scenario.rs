@@ -101,6 +101,10 @@ pub struct Scenario {
     pub decisions: Vec<Spanned<Decision>>,
     #[serde(default, rename = "check")]
     pub checks: Vec<Spanned<CheckSpec>>,
+    /// Trace differences from the reference this scenario accepts on a real binary, each with a
+    /// reason (`probes::parity`).
+    #[serde(default, rename = "trace_difference")]
+    pub trace_differences: Vec<crate::parity::TraceDifference>,
     /// Serve the script once per split and require identical traces (`core.sse-split`).
     #[serde(default)]
     pub splits: Vec<String>,
@@ -234,6 +238,28 @@ impl Scenario {
                     find_line(source, "targets")
                 )));
             }
+        }
+        let difference_lines: Vec<usize> = source
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.trim() == "[[trace_difference]]")
+            .map(|(i, _)| i + 1)
+            .collect();
+        for (i, d) in scenario.trace_differences.iter_mut().enumerate() {
+            let at = format!(
+                "line {}: `[[trace_difference]]`",
+                difference_lines.get(i).copied().unwrap_or(1)
+            );
+            if d.scenarios.is_some() {
+                return Err(err(format!(
+                    "{at}: `scenarios` belongs in the suite's {}, not in a scenario",
+                    crate::parity::SUITE_FILE
+                )));
+            }
+            if !scenario.targets.iter().any(|t| t == "claude") {
+                return Err(err(format!("{at}: the scenario does not run on a real binary, so there is no trace to differ")));
+            }
+            d.prepare(&at).map_err(err)?;
         }
         let mut names: Vec<&str> = Vec::new();
         let headers: Vec<usize> = source
@@ -496,7 +522,11 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         let path = entry?.path();
         if path.is_dir() {
             collect(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "toml") {
+        } else if path.extension().is_some_and(|e| e == "toml")
+            && path
+                .file_name()
+                .is_none_or(|n| n != crate::parity::SUITE_FILE)
+        {
             out.push(path);
         }
     }
@@ -524,6 +554,29 @@ mod tests {
 
     const HEAD: &str =
         "id = \"core.x\"\ntitle = \"t\"\ntargets = [\"reference\"]\nprompt = \"p\"\n";
+
+    #[test]
+    fn a_trace_difference_needs_a_reason_a_real_target_and_no_scope() {
+        let both = HEAD.replace("[\"reference\"]", "[\"reference\", \"claude\"]");
+        let ok = format!("{both}[[trace_difference]]\ntarget = \"claude@2.1.235\"\nlines = \"^  Agent\\\\(\"\nreason = \"the seed lists cwd\"\n");
+        assert_eq!(parse(&ok).unwrap().trace_differences.len(), 1);
+        let no_reason = ok.replace("the seed lists cwd", "");
+        let e = parse(&no_reason).unwrap_err();
+        assert!(
+            e.contains("line 5: `[[trace_difference]]`: `reason` is empty"),
+            "{e}"
+        );
+        let reference_only = format!(
+            "{HEAD}[[trace_difference]]\ntarget = \"claude\"\nlines = \"x\"\nreason = \"r\"\n"
+        );
+        assert!(parse(&reference_only)
+            .unwrap_err()
+            .contains("does not run on a real binary"));
+        let scoped = ok.replace("reason =", "scenarios = \"x\"\nreason =");
+        assert!(parse(&scoped)
+            .unwrap_err()
+            .contains("belongs in the suite's trace-differences.toml"));
+    }
 
     #[test]
     fn an_image_fixture_is_a_plain_file_without_content() {

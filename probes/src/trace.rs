@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 use serde_json::Value;
-use stubs::messages::RequestKind;
+use stubs::messages::{RecordedRequest, RequestKind};
 
 use crate::run::RunOutcome;
 use crate::wire::{self, Request};
@@ -60,6 +60,22 @@ static MCP_BLOB: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\bmcp-resource-\d+-(\d+)-[0-9a-z]+\b").unwrap());
 static PIN_REF: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(ref\\?":\\?")[0-9a-f]{6}"#).unwrap());
+
+/// Event keys whose values change from run to run (ids, clocks), or are traced on a line of their
+/// own (`result`).
+const VOLATILE_EVENT_KEYS: &[&str] = &[
+    "session_id",
+    "uuid",
+    "type",
+    "subtype",
+    "cwd",
+    "result",
+    "duration_ms",
+    "duration_api_ms",
+    "ttft_ms",
+    "ttft_stream_ms",
+    "time_to_request_ms",
+];
 
 /// Replaces run paths, UUIDs, dates, temp paths and agent ids with placeholders.
 pub fn redact(run: &RunOutcome, s: &str) -> String {
@@ -180,6 +196,23 @@ fn stream_events(run: &RunOutcome, events: &[Value], out: &mut String) {
         shapes.sort();
         writeln!(out, "  {kind} keys: {}", shapes.join(" | ")).unwrap();
     }
+    // What a host reads from the session's bookends: init's declarations and the result's outcome.
+    // In the order of the counts line (which is stable where the events race), each kind's first.
+    for (kind, _, _) in &kinds {
+        if !(kind == "system/init" || kind.starts_with("result/") || kind == "rate_limit_event") {
+            continue;
+        }
+        let Some(event) = events.iter().find(|e| wire::event_kind(e) == *kind) else {
+            continue;
+        };
+        // A line per key, so a difference in one value is one line of a diff.
+        for (key, value) in sorted_entries(event) {
+            if !VOLATILE_EVENT_KEYS.contains(&key) {
+                let value = redact(run, &keys_and_values(value));
+                writeln!(out, "  {kind} {key}: {value}").unwrap();
+            }
+        }
+    }
 
     // `stdout_events` keeps a line that is not JSON as a string.
     let plain: Vec<&str> = events.iter().filter_map(Value::as_str).collect();
@@ -227,7 +260,11 @@ fn requests(run: &RunOutcome, prompt: &str, out: &mut String) {
     project(run, out);
     token_requests(run, out);
 
-    let requests = run.main_requests();
+    let requests: Vec<&RecordedRequest> = run
+        .requests
+        .iter()
+        .filter(|r| r.main_index().is_some())
+        .collect();
     conversation(run, "request", &requests, prompt, out);
     // Each second loop as a conversation of its own, in the order the loops first asked.
     let mut labels: Vec<&str> = Vec::new();
@@ -239,16 +276,15 @@ fn requests(run: &RunOutcome, prompt: &str, out: &mut String) {
         }
     }
     for label in labels {
-        let bodies: Vec<&Value> = run
+        let loop_requests: Vec<&RecordedRequest> = run
             .requests
             .iter()
             .filter(|r| matches!(&r.kind, RequestKind::Agent { agent, .. } if agent == label))
-            .map(|r| &r.body)
             .collect();
         conversation(
             run,
             &format!("agent `{label}` request"),
-            &bodies,
+            &loop_requests,
             prompt,
             out,
         );
@@ -256,7 +292,7 @@ fn requests(run: &RunOutcome, prompt: &str, out: &mut String) {
 
     if let Some(first) = requests.first() {
         writeln!(out, "tool schemas (request 1):").unwrap();
-        for tool in first["tools"].as_array().into_iter().flatten() {
+        for tool in first.body["tools"].as_array().into_iter().flatten() {
             writeln!(out, "  {}", signature(tool)).unwrap();
         }
     }
@@ -267,12 +303,14 @@ fn requests(run: &RunOutcome, prompt: &str, out: &mut String) {
 fn conversation(
     run: &RunOutcome,
     title: &str,
-    requests: &[&Value],
+    requests: &[&RecordedRequest],
     prompt: &str,
     out: &mut String,
 ) {
     let mut previous: Option<(Vec<String>, &[Value])> = None;
-    for (i, body) in requests.iter().enumerate() {
+    let mut previous_body: Vec<String> = Vec::new();
+    for (i, recorded) in requests.iter().enumerate() {
+        let body = &recorded.body;
         let request = Request(body);
         writeln!(out, "{title} {}:", i + 1).unwrap();
         let tools = request.tool_labels();
@@ -283,13 +321,27 @@ fn conversation(
             _ => writeln!(out, "  tools: {}", tools.join(", ")).unwrap(),
         }
         if let Some(system) = body.get("system").filter(|_| i == 0) {
-            let shape = match system {
-                Value::Array(blocks) => format!("{} blocks", blocks.len()),
-                Value::String(_) => "string".into(),
-                _ => "other".into(),
-            };
-            writeln!(out, "  system: {shape}").unwrap();
+            writeln!(out, "  system: {}", system_shape(system)).unwrap();
         }
+        // The request line, the betas and each body key on a line of its own; from the second
+        // request on, only those that changed.
+        let mut shape = vec![
+            format!("{} {}", recorded.method, recorded.path),
+            format!(
+                "betas: {}",
+                recorded
+                    .headers
+                    .get("anthropic-beta")
+                    .map_or("none", String::as_str)
+            ),
+        ];
+        shape.extend(body_shape(body));
+        for line in &shape {
+            if !previous_body.contains(line) {
+                writeln!(out, "  {line}").unwrap();
+            }
+        }
+        previous_body = shape;
         let messages = request.messages();
         let skip = match &previous {
             Some((_, prev))
@@ -326,13 +378,137 @@ fn conversation(
             });
             for note in appended {
                 rendered.push(format!(
-                    "system-reminder appended to the last result ({} chars)",
-                    redact(run, note).chars().count()
+                    "{} appended to the last result",
+                    crate::reminders::label(&redact(run, note))
                 ));
             }
             writeln!(out, "  {role}: {}", rendered.join(" | ")).unwrap();
         }
         previous = Some((tools, messages));
+    }
+}
+
+/// The system blocks in order: what each is (the billing header, which carries a per-build hash,
+/// is a protocol line; every other block is prose) and whether it marks a cache breakpoint. Never
+/// the text.
+fn system_shape(system: &Value) -> String {
+    let Value::Array(blocks) = system else {
+        return if system.is_string() {
+            "a string".into()
+        } else {
+            "other".into()
+        };
+    };
+    let shapes: Vec<String> = blocks
+        .iter()
+        .map(|b| {
+            let text = b["text"].as_str().unwrap_or("");
+            let what = if text.starts_with("x-anthropic-billing-header:") {
+                "billing-header"
+            } else {
+                "text"
+            };
+            match b.get("cache_control") {
+                Some(c) => format!("{what} cached({})", keys_and_values(c)),
+                None => what.to_owned(),
+            }
+        })
+        .collect();
+    format!("{} blocks: {}", blocks.len(), shapes.join(", "))
+}
+
+/// A request body without its messages, system and tools (traced on their own lines): a line per
+/// top-level key with its value, `metadata.user_id` (a JSON string of ids) by its keys.
+fn body_shape(body: &Value) -> Vec<String> {
+    if !body.is_object() {
+        return vec!["body: not an object".into()];
+    }
+    sorted_entries(body)
+        .into_iter()
+        .filter(|(k, _)| !matches!(*k, "messages" | "system" | "tools"))
+        .map(|(k, v)| {
+            let mut v = v.clone();
+            if let Some(id) = v.get_mut("user_id").filter(|_| k == "metadata") {
+                *id = user_id_shape(id);
+            }
+            format!("body {k}: {}", keys_and_values(&v))
+        })
+        .collect()
+}
+
+/// An object's entries sorted by key (none for anything else).
+fn sorted_entries(v: &Value) -> Vec<(&str, &Value)> {
+    let mut entries: Vec<(&str, &Value)> = v
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| (k.as_str(), v))
+        .collect();
+    entries.sort_by_key(|(k, _)| *k);
+    entries
+}
+
+/// `metadata.user_id`: the keys of the JSON it holds, and which of them are empty.
+fn user_id_shape(id: &Value) -> Value {
+    match id.as_str().map(serde_json::from_str::<Value>) {
+        Some(Ok(Value::Object(ids))) => Value::String(
+            ids.iter()
+                .map(|(k, v)| {
+                    if v.as_str() == Some("") {
+                        format!("{k}=\"\"")
+                    } else {
+                        k.clone()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        Some(_) => Value::String("a string".into()),
+        None => Value::String(format!("{}", json_type(id))),
+    }
+}
+
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// Sorted keys with their values, long strings by their length: `a=1 b{c="x"}`.
+fn keys_and_values(v: &Value) -> String {
+    match v {
+        Value::Object(map) => {
+            let mut names: Vec<&String> = map.keys().collect();
+            names.sort();
+            names
+                .iter()
+                .map(|k| match &map[k.as_str()] {
+                    inner @ Value::Object(_) => format!("{k}{{{}}}", keys_and_values(inner)),
+                    inner => format!("{k}={}", keys_and_values(inner)),
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+        Value::Array(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(|i| match i {
+                    Value::Object(_) => format!("{{{}}}", keys_and_values(i)),
+                    _ => keys_and_values(i),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Value::String(s) if s.chars().count() > VERBATIM_MAX => {
+            format!("({} chars)", s.chars().count())
+        }
+        other => other.to_string(),
     }
 }
 
@@ -360,7 +536,7 @@ fn block(run: &RunOutcome, b: &Value, prompt: &str) -> String {
             if t == run.places.expand(prompt) {
                 "text(prompt)".into()
             } else if t.trim_start().starts_with("<system-reminder>") {
-                format!("system-reminder({} chars)", redact(run, t).chars().count())
+                crate::reminders::label(&redact(run, t))
             } else {
                 format!("text {}", text(run, t))
             }

@@ -1,6 +1,7 @@
 //! `cargo xtask <task>`: the project's tasks. `cargo xtask --help` lists them.
 
 mod bench;
+mod parity;
 mod probe;
 mod render;
 
@@ -17,6 +18,8 @@ struct Cli {
 enum Task {
     /// Run scenarios against targets and compare with the snapshots.
     Probe(probe::ProbeArgs),
+    /// How the real binary's stored traces compare with the reference's (drop-in parity).
+    Parity(parity::ParityArgs),
     /// Whole-process benchmarks against an anchor measured in the same run.
     Bench(bench::BenchArgs),
     /// Show a recorded run as the Brief main view and as the transcript.
@@ -27,6 +30,7 @@ fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match cli.task {
         Task::Probe(args) => probe::run(args),
+        Task::Parity(args) => parity::run(args),
         Task::Bench(args) => bench::run(args),
         Task::Render(args) => render::run(args),
     };

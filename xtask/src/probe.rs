@@ -81,26 +81,90 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
     );
     // Snapshots belong to the suite; an experiment from elsewhere is judged by its checks alone.
     let snapshots = args.scenarios.is_none().then(|| root.join("snapshots"));
-    let results = runtime.block_on(run_all(
+    let suite = probes::parity::load_suite(&dir).map_err(anyhow::Error::msg)?;
+    let mut results = runtime.block_on(run_all(
         &root,
-        scenarios,
+        scenarios.clone(),
         targets.clone(),
         jobs,
         snapshots,
         args.accept,
     ));
+    let parity_ok = compare_with_reference(&mut results, &scenarios, &suite);
 
     let reports: Vec<&Report> = results.iter().map(|(r, _)| r).collect();
     print_summary(&reports, &targets, started.elapsed().as_secs_f64());
-    if targets.len() > 1 {
-        print_comparison(&results, &targets);
+    let whole_suite = args.filter.is_empty() && args.scenarios.is_none();
+    let mut parity_ok = parity_ok;
+    for target in targets.iter().filter(|t| t.name != "reference") {
+        if targets.iter().any(|t| t.name == "reference") {
+            let rows: Vec<(&str, Option<&probes::parity::Comparison>)> = results
+                .iter()
+                .filter(|(r, _)| r.target == target.name && r.status != Status::Skip)
+                .map(|(r, _)| (r.id.as_str(), r.parity.as_ref()))
+                .collect();
+            parity_ok &= crate::parity::print(&target.name, &rows, &suite, whole_suite, false);
+        }
+    }
+    let others: Vec<&Target> = targets.iter().filter(|t| t.name != "reference").collect();
+    if others.len() > 1 {
+        print_comparison(&results, &others);
     }
     if let Some(path) = &args.report {
         std::fs::write(path, serde_json::to_vec_pretty(&reports)?)
             .with_context(|| format!("cannot write {}", path.display()))?;
         eprintln!("report written to {}", path.display());
     }
-    Ok(reports.iter().all(|r| r.status != Status::Fail))
+    Ok(parity_ok && reports.iter().all(|r| r.status != Status::Fail))
+}
+
+/// Where the reference ran beside a real binary, compares each scenario's two traces and records
+/// the outcome on the real binary's report; a line no named difference accepts, or a scenario's
+/// named difference that is gone, fails that report. Returns whether every comparison held.
+fn compare_with_reference(
+    results: &mut [(Report, String)],
+    scenarios: &[Scenario],
+    suite: &[probes::parity::TraceDifference],
+) -> bool {
+    let mut ok = true;
+    for scenario in scenarios {
+        let ours = results
+            .iter()
+            .find(|(r, _)| {
+                r.id == scenario.id && r.target == "reference" && r.status != Status::Skip
+            })
+            .map(|(_, trace)| trace.clone());
+        let Some(ours) = ours else { continue };
+        for (report, theirs) in results.iter_mut().filter(|(r, _)| {
+            r.id == scenario.id && r.target != "reference" && r.status != Status::Skip
+        }) {
+            let c = probes::parity::compare(
+                &scenario.id,
+                &report.target,
+                &ours,
+                theirs,
+                &scenario.trace_differences,
+                suite,
+            );
+            if c.failed() {
+                ok = false;
+                let mut detail = c.summary();
+                for line in &c.unexplained {
+                    detail.push_str(&format!("\n{line}"));
+                }
+                for gone in &c.gone {
+                    detail.push_str(&format!("\nnamed difference no longer observed: {gone}"));
+                }
+                report.push(CheckOutcome::new(
+                    "trace matches the reference's",
+                    false,
+                    detail,
+                ));
+            }
+            report.parity = Some(c);
+        }
+    }
+    ok
 }
 
 async fn run_all(
@@ -241,8 +305,8 @@ fn print_summary(reports: &[&Report], targets: &[Target], secs: f64) {
     println!("finished in {secs:.1}s");
 }
 
-/// Where several targets ran, which scenarios' traces differ between consecutive targets.
-fn print_comparison(results: &[(Report, String)], targets: &[Target]) {
+/// Where several real binaries ran, which scenarios' traces differ between consecutive ones.
+fn print_comparison(results: &[(Report, String)], targets: &[&Target]) {
     println!("\ntrace comparison:");
     let mut ids: Vec<&String> = results.iter().map(|(r, _)| &r.id).collect();
     ids.dedup();

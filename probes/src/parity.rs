@@ -1,0 +1,383 @@
+//! Drop-in parity: a scenario's normalized trace on the reference compared with another target's,
+//! line by line. A scenario (or the suite, in `scenarios/trace-differences.toml`) names the trace
+//! differences it accepts, each with a reason, exactly like a check's expected difference: a
+//! differing line one of them matches is accepted, a line none matches makes the traces differ,
+//! and a scenario's own named difference that matches nothing fails, because the difference it
+//! explained is gone.
+
+use std::path::Path;
+
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+
+/// The suite-wide named differences, beside the scenario files (and not one of them).
+pub const SUITE_FILE: &str = "trace-differences.toml";
+
+/// A trace difference a scenario or the suite accepts for one target.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceDifference {
+    /// The target it holds for: `claude@2.1.235`, or `claude` for any real binary.
+    pub target: String,
+    /// A regular expression; every differing trace line it matches, on either side, is accepted.
+    pub lines: String,
+    /// Why the targets differ here; a difference without one is refused.
+    pub reason: String,
+    /// The reference has not built this yet: the lines are named, but the scenario still counts
+    /// as differing, not as a drop-in.
+    #[serde(default)]
+    pub pending: bool,
+    /// Suite file only: the scenario ids (a regular expression) it applies to; all when absent.
+    #[serde(default)]
+    pub scenarios: Option<String>,
+    #[serde(skip)]
+    pattern: Option<Regex>,
+    #[serde(skip)]
+    scope: Option<Regex>,
+}
+
+impl TraceDifference {
+    /// Compiles the patterns; `where_` names the file and entry in an error.
+    pub fn prepare(&mut self, where_: &str) -> Result<(), String> {
+        if self.reason.trim().is_empty() {
+            return Err(format!(
+                "{where_}: `reason` is empty; say why the targets differ"
+            ));
+        }
+        if self.lines.is_empty() {
+            return Err(format!(
+                "{where_}: `lines` is empty and would match every line"
+            ));
+        }
+        self.pattern = Some(
+            Regex::new(&self.lines)
+                .map_err(|e| format!("{where_}: `lines` is not a regular expression: {e}"))?,
+        );
+        self.scope =
+            match &self.scenarios {
+                Some(s) => Some(Regex::new(s).map_err(|e| {
+                    format!("{where_}: `scenarios` is not a regular expression: {e}")
+                })?),
+                None => None,
+            };
+        Ok(())
+    }
+
+    fn holds_for(&self, target: &str) -> bool {
+        self.target == target || self.target == crate::target::Target::family(target)
+    }
+
+    fn applies_to(&self, id: &str) -> bool {
+        self.scope.as_ref().is_none_or(|s| s.is_match(id))
+    }
+
+    fn matches(&self, line: &str) -> bool {
+        self.pattern.as_ref().is_some_and(|p| p.is_match(line))
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SuiteFile {
+    #[serde(default, rename = "difference")]
+    differences: Vec<TraceDifference>,
+}
+
+/// The suite's named differences from `dir/trace-differences.toml` (none when there is no file).
+pub fn load_suite(dir: &Path) -> Result<Vec<TraceDifference>, String> {
+    let path = dir.join(SUITE_FILE);
+    let source = match std::fs::read_to_string(&path) {
+        Ok(s) => s,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
+    };
+    let mut file: SuiteFile =
+        toml::from_str(&source).map_err(|e| format!("{}: {e}", path.display()))?;
+    for (i, d) in file.differences.iter_mut().enumerate() {
+        d.prepare(&format!("{} [[difference]] #{}", path.display(), i + 1))?;
+    }
+    Ok(file.differences)
+}
+
+/// How one scenario's trace on a target compares with the reference's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Line for line the same.
+    Equal,
+    /// Different only in lines named differences accept, none of them pending.
+    EqualExceptNamed,
+    /// Every differing line is named, but some by a difference the reference has not built yet.
+    DiffersPending,
+    /// Lines no named difference accepts.
+    Differs,
+}
+
+/// A named difference that accepted lines in this comparison.
+#[derive(Debug, Clone, Serialize)]
+pub struct NamedUse {
+    pub lines: String,
+    pub reason: String,
+    pub pending: bool,
+    /// Whether the scenario names it (else the suite file does).
+    pub own: bool,
+    pub matched: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Comparison {
+    /// The target compared against (the reference).
+    pub against: String,
+    pub outcome: Outcome,
+    /// Every line of the line diff (`-` the reference's, `+` this target's).
+    pub diff_lines: usize,
+    /// The differing lines no named difference accepts.
+    pub unexplained: Vec<String>,
+    pub named: Vec<NamedUse>,
+    /// The scenario's own named differences that matched no line: the difference is gone.
+    pub gone: Vec<String>,
+}
+
+impl Comparison {
+    /// Whether this comparison fails the run: an unexplained line, or a named difference gone.
+    pub fn failed(&self) -> bool {
+        self.outcome == Outcome::Differs || !self.gone.is_empty()
+    }
+
+    /// One line for a terminal: `trace = reference`, `trace ≠ reference (N lines, …)`.
+    pub fn summary(&self) -> String {
+        let named: usize = self.named.iter().map(|n| n.matched).sum();
+        match self.outcome {
+            Outcome::Equal => format!("trace = {}", self.against),
+            Outcome::EqualExceptNamed => {
+                format!("trace = {} except {named} named lines", self.against)
+            }
+            Outcome::DiffersPending => format!(
+                "trace ≠ {} in {named} lines named as not built yet",
+                self.against
+            ),
+            Outcome::Differs => format!(
+                "trace ≠ {} in {} unexplained of {} diff lines",
+                self.against,
+                self.unexplained.len(),
+                self.diff_lines
+            ),
+        }
+    }
+}
+
+/// Compares `theirs` (a trace of `target`) with the reference's `ours`, for scenario `id`.
+pub fn compare(
+    id: &str,
+    target: &str,
+    ours: &str,
+    theirs: &str,
+    own: &[TraceDifference],
+    suite: &[TraceDifference],
+) -> Comparison {
+    let diff = similar::TextDiff::from_lines(ours, theirs);
+    let changed: Vec<String> = diff
+        .iter_all_changes()
+        .filter_map(|c| match c.tag() {
+            similar::ChangeTag::Equal => None,
+            similar::ChangeTag::Delete => Some(format!("-{}", c.value().trim_end_matches('\n'))),
+            similar::ChangeTag::Insert => Some(format!("+{}", c.value().trim_end_matches('\n'))),
+        })
+        .collect();
+    let candidates: Vec<(&TraceDifference, bool)> = own
+        .iter()
+        .map(|d| (d, true))
+        .chain(suite.iter().map(|d| (d, false)))
+        .filter(|(d, _)| d.holds_for(target) && d.applies_to(id))
+        .collect();
+    let mut matched = vec![0usize; candidates.len()];
+    let mut unexplained = Vec::new();
+    for line in &changed {
+        // The line without its `-`/`+`: a pattern describes trace text, not the diff's marks.
+        match candidates.iter().position(|(d, _)| d.matches(&line[1..])) {
+            Some(i) => matched[i] += 1,
+            None => unexplained.push(line.clone()),
+        }
+    }
+    let named: Vec<NamedUse> = candidates
+        .iter()
+        .zip(&matched)
+        .filter(|(_, n)| **n > 0)
+        .map(|((d, own), n)| NamedUse {
+            lines: d.lines.clone(),
+            reason: d.reason.clone(),
+            pending: d.pending,
+            own: *own,
+            matched: *n,
+        })
+        .collect();
+    let gone = candidates
+        .iter()
+        .zip(&matched)
+        .filter(|((_, own), n)| *own && **n == 0)
+        .map(|((d, _), _)| format!("{} ({})", d.lines, d.reason))
+        .collect();
+    let outcome = if changed.is_empty() {
+        Outcome::Equal
+    } else if !unexplained.is_empty() {
+        Outcome::Differs
+    } else if named.iter().any(|n| n.pending) {
+        Outcome::DiffersPending
+    } else {
+        Outcome::EqualExceptNamed
+    };
+    Comparison {
+        against: "reference".into(),
+        outcome,
+        diff_lines: changed.len(),
+        unexplained,
+        named,
+        gone,
+    }
+}
+
+/// Compares the stored snapshots of `target` (kept in `snapshots/<target_dir>/`) with the
+/// reference's, for every scenario that runs on both; `None` where either snapshot is missing (a
+/// target skipped the scenario, or it was never accepted).
+pub fn compare_snapshots(
+    scenarios: &[crate::Scenario],
+    suite: &[TraceDifference],
+    snapshots: &Path,
+    target: &str,
+    target_dir: &str,
+) -> Vec<(String, Option<Comparison>)> {
+    scenarios
+        .iter()
+        .filter(|s| {
+            s.targets.iter().any(|t| t == "reference") && s.targets.iter().any(|t| t == "claude")
+        })
+        .map(|s| {
+            let ours = crate::snapshot::read(&crate::snapshot::path(snapshots, "reference", &s.id));
+            let theirs =
+                crate::snapshot::read(&crate::snapshot::path(snapshots, target_dir, &s.id));
+            let comparison = ours.zip(theirs).map(|(ours, theirs)| {
+                compare(&s.id, target, &ours, &theirs, &s.trace_differences, suite)
+            });
+            (s.id.clone(), comparison)
+        })
+        .collect()
+}
+
+/// The suite's named differences that accepted no line in any of `comparisons`: the difference
+/// they explained is gone (meaningful only when the whole suite was compared).
+pub fn unused_suite_differences<'a>(
+    suite: &'a [TraceDifference],
+    target: &str,
+    comparisons: &[&Comparison],
+) -> Vec<&'a TraceDifference> {
+    suite
+        .iter()
+        .filter(|d| d.holds_for(target))
+        .filter(|d| {
+            !comparisons
+                .iter()
+                .any(|c| c.named.iter().any(|n| !n.own && n.lines == d.lines))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn named(target: &str, lines: &str, pending: bool) -> TraceDifference {
+        let mut d = TraceDifference {
+            target: target.into(),
+            lines: lines.into(),
+            reason: "because".into(),
+            pending,
+            scenarios: None,
+            pattern: None,
+            scope: None,
+        };
+        d.prepare("test").unwrap();
+        d
+    }
+
+    const OURS: &str = "exit: 0\n  Agent(cwd: string, prompt*: string)\n  Bash(command*: string)\n";
+    const THEIRS: &str = "exit: 0\n  Agent(prompt*: string)\n  Bash(command*: string)\n";
+
+    #[test]
+    fn equal_traces_are_equal() {
+        let c = compare("x", "claude@2.1.235", OURS, OURS, &[], &[]);
+        assert_eq!(c.outcome, Outcome::Equal);
+        assert!(!c.failed());
+    }
+
+    #[test]
+    fn an_unnamed_line_makes_the_traces_differ_and_is_listed() {
+        let c = compare("x", "claude@2.1.235", OURS, THEIRS, &[], &[]);
+        assert_eq!(c.outcome, Outcome::Differs);
+        assert_eq!(
+            c.unexplained,
+            vec![
+                "-  Agent(cwd: string, prompt*: string)",
+                "+  Agent(prompt*: string)"
+            ]
+        );
+        assert!(c.failed());
+    }
+
+    #[test]
+    fn a_named_difference_accepts_the_lines_it_matches_on_both_sides() {
+        let suite = [named("claude", r"^\s*Agent\(", false)];
+        let c = compare("x", "claude@2.1.235", OURS, THEIRS, &[], &suite);
+        assert_eq!(c.outcome, Outcome::EqualExceptNamed);
+        assert_eq!(c.named[0].matched, 2);
+        assert!(!c.failed());
+    }
+
+    #[test]
+    fn a_pending_difference_still_counts_as_differing_without_failing() {
+        let suite = [named("claude@2.1.235", "Agent", true)];
+        let c = compare("x", "claude@2.1.235", OURS, THEIRS, &[], &suite);
+        assert_eq!(c.outcome, Outcome::DiffersPending);
+        assert!(!c.failed());
+    }
+
+    #[test]
+    fn a_difference_for_another_version_or_scenario_does_not_apply() {
+        let other = [named("claude@2.1.300", "Agent", false)];
+        let c = compare("x", "claude@2.1.235", OURS, THEIRS, &[], &other);
+        assert_eq!(c.outcome, Outcome::Differs);
+        let mut scoped = named("claude", "Agent", false);
+        scoped.scenarios = Some("^tools\\.".into());
+        scoped.prepare("test").unwrap();
+        let c = compare("core.x", "claude@2.1.235", OURS, THEIRS, &[], &[scoped]);
+        assert_eq!(c.outcome, Outcome::Differs);
+    }
+
+    #[test]
+    fn a_scenarios_own_difference_that_matches_nothing_is_gone_and_fails() {
+        let own = [
+            named("claude", "Agent", false),
+            named("claude", "Glob", false),
+        ];
+        let c = compare("x", "claude@2.1.235", OURS, THEIRS, &own, &[]);
+        assert_eq!(c.gone, vec!["Glob (because)"]);
+        assert!(c.failed());
+        let c = compare("x", "claude@2.1.235", OURS, OURS, &own[..1], &[]);
+        assert!(c.failed(), "equal traces make a named difference stale");
+    }
+
+    #[test]
+    fn a_difference_without_reason_or_with_a_bad_pattern_is_refused() {
+        let mut d = named("claude", "x", false);
+        d.reason = " ".into();
+        assert!(d
+            .prepare("f.toml")
+            .unwrap_err()
+            .contains("`reason` is empty"));
+        let mut d = named("claude", "x", false);
+        d.lines = "(".into();
+        assert!(d
+            .prepare("f.toml")
+            .unwrap_err()
+            .contains("not a regular expression"));
+    }
+}

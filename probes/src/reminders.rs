@@ -1,0 +1,96 @@
+//! What kind of `<system-reminder>` a block is, so two targets' first messages compare by which
+//! reminders they send and in which order, not by the length of prose each writes in its own
+//! words. The reference words its reminders itself, so each kind lists the phrase that marks it in
+//! 2.1.235 and in the reference; a reminder no kind knows is shown by its length and so still
+//! differs between targets until someone names it here.
+
+/// `(label, phrases)`: a reminder containing any phrase is of that kind; the first kind wins.
+const KINDS: &[(&str, &[&str])] = &[
+    ("total-tokens", &["<total_tokens>"]),
+    ("agent-types", &["Available agent types for the Agent tool"]),
+    (
+        "skills",
+        &["The following skills are available for use with the Skill tool"],
+    ),
+    (
+        "context",
+        &[
+            "As you answer the user's questions, you can use the following context",
+            "Context for this session, from the user's and the project's files",
+        ],
+    ),
+    (
+        "deferred-tools",
+        &[
+            "The following deferred tools are now available via ToolSearch",
+            "These tools exist but their schemas are not loaded yet",
+        ],
+    ),
+    (
+        "task-notification",
+        &[
+            "[SYSTEM NOTIFICATION - NOT USER INPUT]",
+            "A background task of this session changed state",
+        ],
+    ),
+    (
+        "task-tools-unused",
+        &["The task tools haven't been used recently"],
+    ),
+    ("plan-mode", &["Plan mode is active"]),
+    ("plan-mode-exited", &["## Exited Plan Mode"]),
+    ("file-changed", &["changed on disk since you last read it"]),
+    (
+        "mcp-instructions",
+        &[
+            "# MCP Server Instructions",
+            "# Instructions from MCP servers",
+        ],
+    ),
+    (
+        "agent-mail",
+        &["A message from the agent that launched you arrived"],
+    ),
+    ("file-contents", &["Contents of "]),
+];
+
+/// The kind's label, or `None` for a reminder no kind knows.
+pub fn kind(text: &str) -> Option<&'static str> {
+    KINDS
+        .iter()
+        .find(|(_, phrases)| phrases.iter().any(|p| text.contains(p)))
+        .map(|(label, _)| *label)
+}
+
+/// `system-reminder(kind)`, or `system-reminder(N chars)` when no kind knows it.
+pub fn label(text: &str) -> String {
+    match kind(text) {
+        Some(kind) => format!("system-reminder({kind})"),
+        None => format!("system-reminder({} chars)", text.chars().count()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_same_kind_is_named_alike_in_either_wording() {
+        let real = "<system-reminder>\nAs you answer the user's questions, you can use the following context:\n# currentDate\n</system-reminder>";
+        let ours = "<system-reminder>\nContext for this session, from the user's and the project's files:\n# currentDate\n</system-reminder>";
+        assert_eq!(label(real), "system-reminder(context)");
+        assert_eq!(label(ours), label(real));
+    }
+
+    #[test]
+    fn an_unknown_reminder_shows_its_length_so_it_still_differs() {
+        let text = "<system-reminder>\nsomething new\n</system-reminder>";
+        assert_eq!(label(text), format!("system-reminder({} chars)", text.len()));
+    }
+
+    #[test]
+    fn the_budget_wins_over_a_phrase_it_might_quote() {
+        let text = "<system-reminder>\n<total_tokens>100 tokens left</total_tokens> Contents of x\n</system-reminder>";
+        assert_eq!(kind(text), Some("total-tokens"));
+    }
+}
