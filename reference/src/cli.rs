@@ -53,6 +53,9 @@ pub struct Args {
     pub allowed_tools: Vec<String>,
     #[arg(long = "disallowedTools", visible_alias = "disallowed-tools", value_delimiter = ',', action = ArgAction::Append)]
     pub disallowed_tools: Vec<String>,
+    /// `--tools`: the built-in tools on offer (`default`: all of them, empty: none).
+    #[arg(long = "tools", value_delimiter = ',', action = ArgAction::Append)]
+    pub tools: Option<Vec<String>>,
     #[arg(short = 'v', long = "version")]
     pub version: bool,
     /// Print the limits table and exit.

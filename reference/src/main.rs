@@ -97,6 +97,9 @@ fn real_main() -> i32 {
             std::env::var("CLAUDE_CODE_ENABLE_TODO_TOOLS").as_deref(),
             Ok("1") | Ok("true")
         );
+    let artifact = claude_reference::artifact::offered()
+        || (host == HostKind::Terminal
+            && claude_reference::artifact::offered_at_terminal(&home, api_key.is_some()));
     let config = Config {
         prompt,
         model: args
@@ -146,10 +149,20 @@ fn real_main() -> i32 {
             worktree: true,
             cron: claude_reference::cron::offered(),
             workflow: claude_reference::workflow::offered(),
-            tool_search: claude_reference::tools::tool_search::enabled(),
+            tool_search: claude_reference::tools::tool_search::enabled(
+                args.model.as_deref().unwrap_or(DEFAULT_MODEL),
+            ),
             // Set by the session once its MCP servers are connected.
             mcp_resources: false,
-            artifact: claude_reference::artifact::offered(),
+            artifact,
+            fork_subagent: claude_reference::tools::fork_subagent(host == HostKind::Terminal),
+            background_tasks: claude_reference::tools::background_tasks(),
+            // Fixed for the whole process: kept for its lifetime so the offer stays `Copy`.
+            only: claude_reference::tools::only_list(args.tools.as_deref())
+                .map(|names| &*Box::leak(names.into_boxed_slice())),
+            denied: Box::leak(
+                claude_reference::tools::blanket_rules(&args.disallowed_tools).into_boxed_slice(),
+            ),
         },
         host,
         allowed_tools: args.allowed_tools.clone(),

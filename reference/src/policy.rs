@@ -38,6 +38,11 @@ fn eligible(home: &Path) -> Option<Auth> {
     }
 }
 
+/// Whether the organization's remote settings apply to this session (the same eligibility).
+pub fn settings_eligible(home: &Path) -> bool {
+    eligible(home).is_some()
+}
+
 /// Fetches the policy once, before the session starts (2.1.235 awaits it on a cold start).
 pub fn refresh(home: &Path) {
     let Some(auth) = eligible(home) else {

@@ -58,6 +58,11 @@ impl Output {
     }
 
     fn print_result(&self, result: &Value) {
+        let mut result = result.clone();
+        if result.get("modelUsage").is_some() {
+            result["modelUsage"] = super::usage::model_usage();
+        }
+        let result = &result;
         match self.format {
             Format::Terminal => {}
             Format::StreamJson | Format::Json => print_line(&result.to_string()),
@@ -87,9 +92,11 @@ impl Output {
             "tools": tools, "mcp_servers": [], "model": model, "permissionMode": permission_mode,
             "slash_commands": [], "terminal_slash_commands": [], "apiKeySource": "ANTHROPIC_API_KEY",
             "claude_code_version": crate::CONTRACT_VERSION, "output_style": "default", "agents": [],
-            "skills": [], "plugins": [], "capabilities": [], "analytics_disabled": true,
-            "product_feedback_disabled": true, "uuid": uuid(), "memory_paths": {"auto": memory_dir},
-            "fast_mode_state": "off", "fast_mode_disabled_reason": "sdk_opt_in_required",
+            "skills": [], "plugins": [], "capabilities": CAPABILITIES,
+            "analytics_disabled": analytics_disabled(),
+            "product_feedback_disabled": essential_traffic_only(), "uuid": uuid(),
+            "memory_paths": {"auto": memory_dir}, "fast_mode_state": "off",
+            "fast_mode_disabled_reason": fast_mode_disabled_reason(),
         });
         // With auto-memory off the key is absent, not null.
         if memory_dir.is_none() {
@@ -112,6 +119,28 @@ impl Output {
             "parent_tool_use_id": null, "session_id": self.session_id, "uuid": uuid(),
             "timestamp": timestamp(), "request_id": request_id,
         })
+    }
+
+    /// An assistant event whose block calls an MCP tool names the tool and its server for a
+    /// host's display (`tool_use_meta`), as 2.1.235 does.
+    pub fn with_mcp_meta(
+        mut event: Value,
+        display: impl Fn(&str) -> Option<(String, String)>,
+    ) -> Value {
+        let meta: Vec<Value> = event["message"]["content"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|b| b["type"] == "tool_use")
+            .filter_map(|b| {
+                let (tool, server) = display(b["name"].as_str()?)?;
+                Some(json!({"id": b["id"], "display_name": tool, "server_display_name": server}))
+            })
+            .collect();
+        if !meta.is_empty() {
+            event["tool_use_meta"] = json!(meta);
+        }
+        event
     }
 
     /// A tool's result; `meta` says why the tool did not run (`tool_result_meta`).
@@ -149,21 +178,34 @@ impl Output {
         })
     }
 
+    /// A refused call. `reason` is the decision's type and text; 2.1.235 prints the text only for
+    /// the kinds whose reason is prose (a rule or the mode speaks for itself).
     pub fn permission_denied(
         &self,
         tool_name: &str,
         tool_use_id: &str,
         message: &str,
-        reason: Option<&str>,
+        reason: Option<(&str, Option<&str>)>,
     ) -> Value {
         let mut event = json!({"type": "system", "subtype": "permission_denied", "tool_name": tool_name, "tool_use_id": tool_use_id});
-        if let Some(reason) = reason {
-            event["decision_reason_type"] = json!(reason);
+        if let Some((kind, text)) = reason {
+            event["decision_reason_type"] = json!(kind);
+            if let Some(text) = text.filter(|_| !SILENT_REASON_KINDS.contains(&kind)) {
+                event["decision_reason"] = json!(text);
+            }
         }
         event["message"] = json!(message);
         event["uuid"] = json!(uuid());
         event["session_id"] = json!(self.session_id);
         event
+    }
+
+    /// Prints a `rate_limit_event` for each change of the subscription's limits not yet told.
+    pub fn rate_limits(&self) {
+        for info in crate::api::rate_limit::take() {
+            self.event(&json!({"type": "rate_limit_event", "rate_limit_info": info,
+                               "uuid": uuid(), "session_id": self.session_id}));
+        }
     }
 
     pub fn api_retry(&self, retry: &Retry) -> Value {
@@ -184,6 +226,44 @@ impl Output {
             "parent_tool_use_id": null, "session_id": self.session_id, "uuid": uuid(), "timestamp": timestamp(),
             "error": error.final_category(), "is_api_error_message": true,
         })
+    }
+}
+
+/// What init's `capabilities` advertises: the SDK control features this agent honours (the
+/// interrupt receipt, cancelling queued prompts with an interrupt, message lifecycle events), as
+/// 2.1.235 advertises them outside a remote session.
+const CAPABILITIES: [&str; 3] = [
+    "interrupt_receipt_v1",
+    "interrupt_cancel_queued_v1",
+    "msg_lifecycle_v1",
+];
+
+/// Decision kinds whose `decision_reason` 2.1.235 leaves out of `permission_denied`.
+const SILENT_REASON_KINDS: &[&str] = &["rule", "mode", "subcommandResults", "permissionPromptTool"];
+
+fn env_set(name: &str) -> bool {
+    std::env::var(name).is_ok_and(|v| !v.is_empty())
+}
+
+fn essential_traffic_only() -> bool {
+    env_set("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC")
+}
+
+/// Telemetry is off: traffic restricted, `DISABLE_TELEMETRY`, `DO_NOT_TRACK`, or another
+/// provider than Anthropic's (where the rating events would go nowhere).
+fn analytics_disabled() -> bool {
+    essential_traffic_only()
+        || env_set("DISABLE_TELEMETRY")
+        || std::env::var("DO_NOT_TRACK").is_ok_and(|v| crate::brief::lane::truthy(&v))
+        || !crate::api::provider::first_party()
+}
+
+/// Why fast mode is off, in init and in every result.
+pub fn fast_mode_disabled_reason() -> &'static str {
+    if crate::api::provider::first_party() {
+        "sdk_opt_in_required"
+    } else {
+        "not_first_party"
     }
 }
 
@@ -210,6 +290,20 @@ fn transcript_line(event: &Value) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// An MCP tool's name as a host shows it: words split at underscores, each capitalized.
+pub fn display_tool_name(name: &str) -> String {
+    name.split('_')
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut chars = w.chars();
+            chars
+                .next()
+                .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Writes one line to stdout at once (events and control messages share stdout).
@@ -254,4 +348,60 @@ fn zero_usage() -> Value {
     json!({"input_tokens": 0, "output_tokens": 0, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
            "server_tool_use": {"web_search_requests": 0, "web_fetch_requests": 0}, "service_tier": null,
            "cache_creation": {"ephemeral_1h_input_tokens": 0, "ephemeral_5m_input_tokens": 0}})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn out() -> Output {
+        Output {
+            format: Format::Json,
+            session_id: "s".into(),
+            terminal: None,
+            held: None,
+        }
+    }
+
+    #[test]
+    fn mcp_calls_carry_their_display_names_and_others_nothing() {
+        let event = json!({"type": "assistant", "message": {"content": [
+            {"type": "tool_use", "id": "t1", "name": "mcp__web__write_thing", "input": {}}]}});
+        let lookup = |name: &str| {
+            let tool = name.strip_prefix("mcp__web__")?;
+            Some((display_tool_name(tool), "fake-mcp".to_owned()))
+        };
+        let e = Output::with_mcp_meta(event.clone(), lookup);
+        assert_eq!(
+            e["tool_use_meta"],
+            json!([{"id": "t1", "display_name": "Write Thing", "server_display_name": "fake-mcp"}])
+        );
+        let e = Output::with_mcp_meta(event, |_| None);
+        assert!(e.get("tool_use_meta").is_none());
+    }
+
+    #[test]
+    fn a_denial_explains_itself_only_when_its_kind_is_prose() {
+        let e = out().permission_denied("T", "id", "no", Some(("safetyCheck", Some("why"))));
+        assert_eq!(e["decision_reason_type"], "safetyCheck");
+        assert_eq!(e["decision_reason"], "why");
+        let e = out().permission_denied("T", "id", "no", Some(("rule", Some("why"))));
+        assert_eq!(e["decision_reason_type"], "rule");
+        assert!(e.get("decision_reason").is_none());
+        let e = out().permission_denied("T", "id", "no", None);
+        assert!(e.get("decision_reason_type").is_none());
+        let keys: Vec<&String> = e.as_object().unwrap().keys().collect();
+        assert_eq!(
+            keys,
+            [
+                "type",
+                "subtype",
+                "tool_name",
+                "tool_use_id",
+                "message",
+                "uuid",
+                "session_id"
+            ]
+        );
+    }
 }

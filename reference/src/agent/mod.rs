@@ -1,7 +1,8 @@
 //! The agent loop and what it prints.
 
 pub mod events;
-mod prompt;
+mod heartbeat;
+pub mod prompt;
 mod session;
 mod turn;
 pub mod usage;

@@ -2,6 +2,8 @@
 
 use serde_json::{json, Value};
 
+use crate::api::wire::{self, Role};
+
 const IDENTITY: &str =
     "You are the reference agent of a conformance harness for coding-agent command-line tools.";
 
@@ -11,16 +13,33 @@ change files with Edit for small changes and Write for whole files; run commands
 Every tool call gets a result; read it before deciding the next step. When the task is done, \
 answer with a short plain-text summary.";
 
-/// The `system` blocks of every main-loop request; the last carries the cache breakpoint.
+/// Our identity line, which opens `system` after the attribution line in every request.
+pub fn identity() -> &'static str {
+    IDENTITY
+}
+
+/// The `system` blocks of every main-loop request (the client puts the attribution line first).
+/// On Anthropic's own host 2.1.235 splits its prompt in two: the part every session shares, cached
+/// for all (`scope: global`), and this session's part; the identity line is then left uncached.
 pub fn system_blocks(cwd: &str, brief: bool) -> Value {
-    let mut guidance = format!("{GUIDANCE}\nWorking directory: {cwd}");
+    let mut session = format!("Working directory: {cwd}");
     if brief {
-        guidance.push_str("\n\n");
-        guidance.push_str(crate::brief::PROMPT_SECTION);
+        session.push_str("\n\n");
+        session.push_str(crate::brief::PROMPT_SECTION);
+    }
+    let cache = wire::cache_control(Role::Main);
+    if wire::get().first_party {
+        let mut shared = cache.clone();
+        shared["scope"] = json!("global");
+        return json!([
+            {"type": "text", "text": IDENTITY},
+            {"type": "text", "text": GUIDANCE, "cache_control": shared},
+            {"type": "text", "text": session, "cache_control": cache},
+        ]);
     }
     json!([
-        {"type": "text", "text": IDENTITY},
-        {"type": "text", "text": guidance, "cache_control": {"type": "ephemeral"}},
+        {"type": "text", "text": IDENTITY, "cache_control": cache},
+        {"type": "text", "text": format!("{GUIDANCE}\n{session}"), "cache_control": cache},
     ])
 }
 

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use super::events::{Format, Output};
 use super::prompt;
 use super::turn::Turn;
-use crate::api::Client;
+use crate::api::{first_party, startup, wire, Client};
 use crate::brief;
 use crate::context;
 use crate::host::control::{Control, Input};
@@ -70,8 +70,16 @@ pub struct Config {
 /// configuration, trust and policy) and shut down on every way out.
 pub async fn run(config: Config) -> i32 {
     let started = Instant::now();
+    wire::init(wire::Wire::for_session(
+        &config.base_url,
+        config.api_key.is_none() && config.oauth_token.is_some(),
+        config.host == HostKind::Terminal,
+        &config.home,
+    ));
+    let preconnect = startup::preconnect();
+    let lookups = first_party::start(&config.home, &config.model, config.api_key.as_deref());
     let mcp = start_mcp(&config).await;
-    let code = converse(&config, &mcp, started).await;
+    let code = converse(&config, &mcp, started, (preconnect, lookups)).await;
     report_mcp_errors(&mcp);
     mcp.shutdown().await;
     code
@@ -112,7 +120,12 @@ fn report_mcp_errors(mcp: &McpRuntime) {
     }
 }
 
-async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
+async fn converse(
+    config: &Config,
+    mcp: &McpRuntime,
+    started: Instant,
+    (preconnect, lookups): (Option<tokio::task::JoinHandle<()>>, first_party::Lookups),
+) -> i32 {
     let cwd = config.cwd.display().to_string();
     let terminal =
         (config.host == HostKind::Terminal).then(|| Arc::new(Terminal::start(&config.model, &cwd)));
@@ -136,6 +149,8 @@ async fn converse(config: &Config, mcp: &McpRuntime, started: Instant) -> i32 {
         held: (config.host == HostKind::None).then(Default::default),
     };
     let mut session = Session::start(config, mcp, host, out, started);
+    session.preconnect = preconnect;
+    session.lookups = lookups;
     match (control, terminal) {
         (Some((control, inputs)), _) => {
             // Prompts arrive until the host closes stdin; the last result decides the status.
@@ -199,8 +214,13 @@ pub struct Session<'a> {
     pub client: Client,
     pub ctx: ToolContext,
     pub messages: Vec<Value>,
-    /// The first prompt's context blocks (instructions, skills, memory), sent once.
-    first_context: Option<Vec<Value>>,
+    /// The first prompt's reminders (deferred tools, agent types, MCP instructions, skills) and
+    /// its context block (instructions, memory, date), sent once around that prompt's budget.
+    first_context: Option<(Vec<Value>, Value)>,
+    /// The `<total_tokens>` countdown of the main loop.
+    pub budget: context::reminders::TokenBudget,
+    /// The newest answer's token total (the budget counts from it).
+    pub last_total: u64,
     /// What waits to go with the next prompt (the results of a turn the user stopped).
     pub pending: Vec<Value>,
     pub conditional_rules: Vec<context::instructions::ConditionalRule>,
@@ -212,6 +232,14 @@ pub struct Session<'a> {
     init: Value,
     /// Why the current prompt runs when it is not the user's (`{"kind": "task-notification"}`).
     pub origin: Option<Value>,
+    /// The start-up warm-up request, settled before the first request of a loop.
+    preconnect: Option<tokio::task::JoinHandle<()>>,
+    /// The account look-ups on Anthropic's host, settled around the title request.
+    lookups: first_party::Lookups,
+    /// Whether the session title was considered (with the user's first prompt, once).
+    titled: bool,
+    /// `system/init` waits for the first prompt.
+    init_owed: bool,
 }
 
 impl<'a> Session<'a> {
@@ -233,6 +261,7 @@ impl<'a> Session<'a> {
             eprintln!("{e}");
         }
         let skills = context::skills::discover(&config.home, &config.cwd, &plugins);
+        let builtins = features(config);
         let (permissions, warnings) = Permissions::load(
             config.mode,
             &config.cwd,
@@ -251,7 +280,12 @@ impl<'a> Session<'a> {
             permissions,
             shell_cwd: config.cwd.clone(),
             todos: Vec::new(),
-            skills: skills.clone(),
+            // The user's first: a user skill shadows a built-in of the same name.
+            skills: skills
+                .iter()
+                .cloned()
+                .chain(context::builtins::skills(&builtins))
+                .collect(),
             follow_up: Vec::new(),
             after_result: Vec::new(),
             lsp: crate::lsp::LspManager::new(&plugins),
@@ -314,10 +348,15 @@ impl<'a> Session<'a> {
             memory_dir.as_deref(),
         );
         init["mcp_servers"] = json!(mcp.statuses());
+        let lists = init_lists(config, &skills, &builtins);
+        init["slash_commands"] = json!(lists.slash_commands);
+        init["terminal_slash_commands"] = json!(lists.terminal_slash_commands);
+        init["agents"] = json!(lists.agents);
+        init["skills"] = json!(lists.skills);
         if config.api_key.is_none() {
             init["apiKeySource"] = json!("none");
         }
-        out.event(&init);
+        init["plugins"] = plugins.iter().map(context::plugins::init_entry).collect();
         let mut ctx = ctx;
 
         let mut first = Vec::new();
@@ -327,21 +366,43 @@ impl<'a> Session<'a> {
                 first.push(json!({"type": "text", "text": listing}));
             }
         }
+        // 2.1.235's order: deferred tools, agent types (while the Agent tool is offered), MCP
+        // instructions, skills; then each prompt's budget, then the user's context.
+        if catalog.iter().any(|t| t.name() == "Agent") {
+            first.push(json!({"type": "text", "text": context::builtins::agent_listing()}));
+        }
         if let Some(reminder) = prompt::mcp_instructions(&mcp.instructions()) {
             first.push(json!({"type": "text", "text": reminder}));
         }
-        if let Some(listing) = context::skills::listing(&skills, context::skills::budget()) {
-            first.push(json!({"type": "text", "text": listing}));
-        }
-        first.push(
-            json!({"type": "text", "text": context::instructions::user_context(
-                &instructions.entries,
-                instructions.auto_index.as_deref(),
-                &instructions.pinned,
-                config.attached_project.as_deref(),
-                &today(),
-            )}),
-        );
+        // Listed only while the Skill tool is there to launch them.
+        let listing = context::skills::listing(
+            &skills,
+            context::skills::budget(),
+            &named_workflows(config)
+                .into_iter()
+                .map(|(name, about)| {
+                    if about.is_empty() {
+                        format!("- {name}")
+                    } else {
+                        format!("- {name}: {about}")
+                    }
+                })
+                .chain(context::builtins::listing_lines(&builtins))
+                .collect::<Vec<_>>(),
+        )
+        .filter(|_| catalog.iter().any(|t| t.name() == "Skill"));
+        let user_context = json!({"type": "text", "text": context::instructions::user_context(
+            &instructions.entries,
+            instructions.auto_index.as_deref(),
+            &instructions.pinned,
+            config.attached_project.as_deref(),
+            &today(),
+        )});
+        // A child's first message: the skills, then the context (no budget: its task is no
+        // user's prompt).
+        let mut child_first = context::reminders::before_prompt(listing.iter().cloned().collect());
+        child_first.push(user_context.clone());
+        first.extend(listing.map(|l| json!({"type": "text", "text": l})));
         ctx.agents = Some(crate::agents::Agents {
             config: Arc::new(config.clone()),
             registry: Default::default(),
@@ -353,7 +414,7 @@ impl<'a> Session<'a> {
                     held: None,
                 }),
             },
-            first_context: Arc::new(first.clone()),
+            first_context: Arc::new(child_first),
             depth: 0,
             runtime: tokio::runtime::Handle::current(),
         });
@@ -366,23 +427,95 @@ impl<'a> Session<'a> {
             init,
             origin: None,
             messages: Vec::new(),
-            first_context: Some(first),
+            first_context: Some((first, user_context)),
+            budget: Default::default(),
+            last_total: 0,
             pending: Vec::new(),
             conditional_rules: instructions.conditional,
             enforce_brief,
             started,
             interrupt_probe: None,
+            preconnect: None,
+            lookups: Default::default(),
+            titled: false,
+            init_owed: true,
         }
     }
 
     /// Runs one prompt to its result; returns the exit status that result stands for.
     async fn prompt(&mut self, prompt: Vec<Value>) -> i32 {
-        let mut content = self.first_context.take().unwrap_or_default();
+        self.before_first_request(&prompt).await;
+        // 2.1.235 announces the session as its first prompt starts, after the start-up requests:
+        // a limits change their answers brought is told first.
+        self.out.rate_limits();
+        if std::mem::take(&mut self.init_owed) {
+            self.out.event(&self.init);
+        }
+        self.client.new_prompt();
+        // Every prompt (a task's notification too) opens with the budget whole again.
+        let budget = self.budget.at_prompt(self.last_total);
+        let mut content = Vec::new();
+        let mut context = None;
+        if let Some((mut first, user_context)) = self.first_context.take() {
+            content.append(&mut first);
+            context = Some(user_context);
+        }
+        let planning = self.ctx.permissions.mode == Mode::Plan;
+        let mut own: Vec<String> = context::reminders::plan_mode(&self.messages, planning)
+            .into_iter()
+            .collect();
+        own.push(budget);
+        content.extend(context::reminders::before_prompt(own));
+        content.extend(context);
         content.append(&mut self.pending);
         content.extend(prompt);
         self.messages
             .push(json!({"role": "user", "content": content}));
         Turn::new(self).run().await
+    }
+
+    /// The start-up requests go first, in 2.1.235's order: the warm-up, then the title of the
+    /// user's first prompt. Neither is waited on for long; their answers are not used.
+    async fn before_first_request(&mut self, prompt: &[Value]) {
+        startup::settle(
+            self.preconnect.take(),
+            crate::limits::PRECONNECT_TIMEOUT.duration(),
+        )
+        .await;
+        let cap = std::time::Duration::from_secs(2);
+        first_party::send_in_order(std::mem::take(&mut self.lookups.before_title), cap).await;
+        self.title(prompt).await;
+        first_party::send_in_order(std::mem::take(&mut self.lookups.after_title), cap).await;
+    }
+
+    async fn title(&mut self, prompt: &[Value]) {
+        if std::mem::replace(&mut self.titled, true) || self.origin.is_some() {
+            return;
+        }
+        let Some(text) = prompt.iter().find_map(|b| b["text"].as_str()) else {
+            return;
+        };
+        let interactive = self.config.host == HostKind::Terminal;
+        if !startup::title_wanted(text, interactive) {
+            return;
+        }
+        let config = self.config;
+        let body = startup::title_request(
+            &startup::small_model(&config.model),
+            &config.session_id,
+            text,
+        );
+        let client = Client::new(
+            config.base_url.clone(),
+            config.api_key.clone(),
+            config.oauth_token.clone(),
+            config.session_id.clone(),
+        );
+        startup::settle(
+            Some(startup::title(client, body)),
+            std::time::Duration::from_secs(2),
+        )
+        .await;
     }
 
     /// `-p`: background tasks still owe the model their end. Each ending is a prompt of its own,
@@ -430,6 +563,83 @@ fn offer(config: &Config, ctx: &ToolContext, lsp: bool) -> tools::Offer {
         mcp_resources: ctx.mcp.as_ref().is_some_and(|m| m.offers_resources()),
         ..config.offer
     }
+}
+
+/// The session's switches that add or drop built-in skills and commands.
+fn features(config: &Config) -> context::builtins::Features {
+    context::builtins::Features {
+        workflow: config.offer.workflow,
+        cron: config.offer.cron,
+        design: config.offer.design,
+        design_sync: {
+            use crate::design::gates;
+            gates::policy_allows(&config.home, gates::POLICY_KEY)
+                && !gates::essential_traffic_only()
+                && gates::first_party()
+        },
+        artifact: config.offer.artifact,
+        remote: std::env::var("CLAUDE_CODE_REMOTE").is_ok_and(|v| brief::lane::truthy(&v)),
+        heapdump: heapdump_allowed(config),
+    }
+}
+
+/// `allow_heap_dump` is one of the policy keys 2.1.235 denies when a session that should have
+/// the organization's policy (first party, Anthropic's own API, an API key or a bare OAuth token)
+/// has no cached policy; otherwise the cache decides, or nothing forbids it.
+fn heapdump_allowed(config: &Config) -> bool {
+    use crate::design::gates;
+    let eligible = gates::first_party()
+        && gates::first_party_base_url()
+        && (config.api_key.is_some()
+            || std::env::var("CLAUDE_CODE_OAUTH_TOKEN").is_ok_and(|t| !t.is_empty()));
+    let cached = gates::config_dir(&config.home)
+        .join("policy-limits.json")
+        .is_file();
+    !eligible || (cached && gates::policy_allows(&config.home, "allow_heap_dump"))
+}
+
+/// The init event's lists: the user's skills lead, the named workflows follow the bundled one.
+fn init_lists(
+    config: &Config,
+    skills: &[context::skills::Skill],
+    features: &context::builtins::Features,
+) -> context::builtins::InitLists {
+    let user: Vec<String> = skills.iter().map(|s| s.name.clone()).collect();
+    let workflows: Vec<String> = named_workflows(config)
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    context::builtins::init_lists(features, &user, &workflows, &[])
+}
+
+/// The user's and project's named workflows (name, `meta.description`), which 2.1.235 declares
+/// and lists as skills while workflows are on.
+fn named_workflows(config: &Config) -> Vec<(String, String)> {
+    if !config.offer.workflow {
+        return Vec::new();
+    }
+    crate::workflow::named::all(&config.home, &config.cwd)
+        .into_iter()
+        .filter(|w| !w.bundled)
+        .map(|w| {
+            let about = meta_description(&w.script).unwrap_or_default();
+            (w.name, about)
+        })
+        .collect()
+}
+
+/// The literal `description: '…'` of a script's `meta` header, found by text (the listing needs
+/// no parse; a script that does not parse still has its name listed).
+fn meta_description(script: &str) -> Option<String> {
+    let meta = &script[script.find("meta")?..];
+    let rest = meta[meta.find("description")? + "description".len()..].trim_start();
+    let rest = rest.strip_prefix(':')?.trim_start();
+    let quote = rest
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '\'' | '"' | '`'))?;
+    let body = &rest[1..];
+    Some(body[..body.find(quote)?].to_owned())
 }
 
 /// Today's date (UTC), `YYYY-MM-DD`: the date part of the events' timestamp.

@@ -11,6 +11,7 @@ use super::events::{uuid, Output};
 use super::prompt;
 use super::session::{Config, Session};
 use super::usage::Usage;
+use crate::api::wire::{self, Role};
 use crate::api::{ApiError, Client};
 use crate::brief;
 use crate::context;
@@ -26,6 +27,9 @@ pub struct Turn<'s, 'a> {
     usage: Usage,
     api_ms: u64,
     turns: u64,
+    /// User messages this prompt added (each tool result is one, as is each note the client
+    /// adds): 2.1.235's `num_turns` is one more than this.
+    users: u64,
     denials: Vec<Value>,
     /// The index of this prompt's user message (Brief's turn-end check looks after it).
     since: usize,
@@ -49,6 +53,7 @@ impl<'s, 'a> Turn<'s, 'a> {
             usage: Usage::default(),
             api_ms: 0,
             turns: 0,
+            users: 0,
             denials: Vec::new(),
             since,
         }
@@ -67,23 +72,33 @@ impl<'s, 'a> Turn<'s, 'a> {
             let tools = s.ctx.tool_search.request_tools(&offered, &mcp_tools);
             let body = request_body(s.config, tools, &s.messages);
             let out = &s.out;
+            let mcp = s.mcp;
             let answer = s
                 .client
                 .send(
                     &body,
                     |message, index, request_id| {
-                        out.event(&out.assistant(message, index, request_id))
+                        let event = out.assistant(message, index, request_id);
+                        out.event(&Output::with_mcp_meta(event, |name| {
+                            let tool = mcp_tools.iter().find(|t| t.wire_name == name)?;
+                            let server = mcp.server_display_name(&tool.server)?;
+                            Some((super::events::display_tool_name(&tool.name), server))
+                        }))
                     },
                     |retry| out.event(&out.api_retry(retry)),
                 )
                 .await;
+            s.out.rate_limits();
             self.turns += 1;
             let answer = match answer {
                 Ok(answer) => answer,
-                Err(error) => return api_failure(&s.out, &s.client, &error, s.started, self.turns),
+                Err(error) => {
+                    return api_failure(&s.out, &s.client, &error, s.started, self.users + 1)
+                }
             };
             self.api_ms += answer.api_ms;
             self.usage.add(&answer.message);
+            s.last_total = context::reminders::answer_total(&answer.message);
             s.messages.push(answer.message.as_history());
             let stop_reason = answer.message.stop_reason.clone();
             let tool_uses: Vec<Value> = answer.message.tool_uses().cloned().collect();
@@ -94,6 +109,7 @@ impl<'s, 'a> Turn<'s, 'a> {
             {
                 let text = brief::turn_end_message();
                 s.out.event(&s.out.synthetic_user(&text));
+                self.users += 1;
                 s.messages
                     .push(json!({"role": "user", "content": [{"type": "text", "text": text}]}));
                 continue;
@@ -108,11 +124,12 @@ impl<'s, 'a> Turn<'s, 'a> {
                     errors: None,
                 });
             }
-            let (blocks, interrupted) = self.run_tools(&tool_uses, &offered, &mcp_tools).await;
+            let (mut blocks, interrupted) = self.run_tools(&tool_uses, &offered, &mcp_tools).await;
             let s = &mut *self.session;
             if interrupted {
                 // The user stopped the turn: the results wait for the next prompt, with a note.
                 s.out.event(&s.out.synthetic_text(INTERRUPTED_FOR_TOOL));
+                self.users += 1;
                 s.pending = blocks;
                 s.pending
                     .push(json!({"type": "text", "text": INTERRUPTED_FOR_TOOL}));
@@ -128,6 +145,7 @@ impl<'s, 'a> Turn<'s, 'a> {
                     errors: Some("[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=tool_use".into()),
                 });
             }
+            round_reminders(s, &offered, &mut blocks);
             s.messages.push(json!({"role": "user", "content": blocks}));
             let max_turns = s.config.max_turns;
             if max_turns.is_some_and(|max| self.turns + 1 > max) {
@@ -177,6 +195,7 @@ impl<'s, 'a> Turn<'s, 'a> {
                     &result.structured,
                     result.meta,
                 ));
+                self.users += 1;
                 blocks.push(result.block());
                 continue;
             }
@@ -189,12 +208,16 @@ impl<'s, 'a> Turn<'s, 'a> {
                 }
                 s.out
                     .event(&s.out.user_tool_result(&block, &structured, None));
+                self.users += 1;
                 blocks.push(block);
                 continue;
             }
             // The pipeline blocks on files, processes and the user; let the runtime know.
-            let mut result =
-                tokio::task::block_in_place(|| tools::run_tool(offered, tool_use, &mut s.ctx));
+            let mut result = tokio::task::block_in_place(|| {
+                super::heartbeat::during(&s.out, id, name, || {
+                    tools::run_tool(offered, tool_use, &mut s.ctx)
+                })
+            });
             // A file read can bring in rules whose paths match it, appended to its result.
             if name == "Read" && result.is_error.is_none() && result.blocks.is_none() {
                 let file = s
@@ -209,8 +232,9 @@ impl<'s, 'a> Turn<'s, 'a> {
             }
             if let Some(denied) = &result.denied {
                 if let Some((message, reason)) = &denied.event {
+                    let reason = reason.as_ref().map(|(kind, text)| (*kind, text.as_deref()));
                     s.out
-                        .event(&s.out.permission_denied(name, id, message, *reason));
+                        .event(&s.out.permission_denied(name, id, message, reason));
                 }
                 self.denials.push(denial(tool_use));
             }
@@ -230,12 +254,14 @@ impl<'s, 'a> Turn<'s, 'a> {
                 &s.out
                     .user_tool_result(&result.block(), &result.structured, result.meta),
             );
+            self.users += 1;
             blocks.push(result.block());
             // What the call adds after its result (a Read's picture note, PDF, pages) follows it
             // in the same message: one synthetic event per block, one turn in the count.
             let after = std::mem::take(&mut s.ctx.after_result);
             if !after.is_empty() {
                 self.turns += 1;
+                self.users += 1;
             }
             for block in after {
                 let mut event = s.out.synthetic_user("");
@@ -263,6 +289,7 @@ impl<'s, 'a> Turn<'s, 'a> {
             s.out.event(&s.out.synthetic_user(&text));
             blocks.push(json!({"type": "text", "text": text}));
             self.turns += 1;
+            self.users += 1;
         }
         (blocks, interrupted)
     }
@@ -270,11 +297,18 @@ impl<'s, 'a> Turn<'s, 'a> {
     fn finish(self, f: ResultFields) -> i32 {
         let s = self.session;
         let config = s.config;
+        // A loop stopped at its limit reports the requests it made; any other end the messages.
+        let num_turns = if f.terminal_reason == "max_turns" {
+            self.turns
+        } else {
+            self.users + 1
+        };
         let mut r = json!({
-            "is_error": f.is_error, "duration_api_ms": self.api_ms, "num_turns": self.turns, "stop_reason": f.stop_reason,
+            "is_error": f.is_error, "duration_api_ms": self.api_ms, "num_turns": num_turns, "stop_reason": f.stop_reason,
             "session_id": s.out.session_id, "total_cost_usd": self.usage.cost(&config.model), "usage": self.usage.json(),
-            "modelUsage": self.usage.model_usage(&config.model), "permission_denials": self.denials,
-            "terminal_reason": f.terminal_reason, "fast_mode_state": "off", "fast_mode_disabled_reason": "sdk_opt_in_required",
+            "modelUsage": super::usage::model_usage(), "permission_denials": self.denials,
+            "terminal_reason": f.terminal_reason, "fast_mode_state": "off",
+            "fast_mode_disabled_reason": super::events::fast_mode_disabled_reason(),
         });
         if let Some(origin) = &s.origin {
             r["origin"] = origin.clone();
@@ -302,6 +336,21 @@ impl<'s, 'a> Turn<'s, 'a> {
             crate::exit::SUCCESS
         }
     }
+}
+
+/// What closes a tool round besides its results, in 2.1.235's order: planning mode's reminder or
+/// its end, the task-tools nudge when due, then the budget.
+fn round_reminders(s: &mut Session, offered: &[&'static dyn Tool], blocks: &mut Vec<Value>) {
+    let planning = s.ctx.permissions.mode == crate::permissions::Mode::Plan;
+    let mut reminders: Vec<String> = context::reminders::plan_mode(&s.messages, planning)
+        .into_iter()
+        .collect();
+    if context::reminders::task_nudge_on(offered.iter().map(|t| t.name())) {
+        let tasks = tools::task_reminder_lines(&s.ctx);
+        reminders.extend(context::reminders::task_nudge(&s.messages, &tasks));
+    }
+    reminders.push(s.budget.after_round(s.last_total));
+    context::reminders::append_to_round(blocks, &reminders);
 }
 
 fn denial(tool_use: &Value) -> Value {
@@ -356,13 +405,14 @@ fn request_body(config: &Config, tools: Vec<Value>, messages: &[Value]) -> Value
         &config.cwd.display().to_string(),
         config.brief == brief::State::On,
     );
-    request_frame(config, system, tools, messages)
+    request_frame(config, Role::Main, system, tools, messages)
 }
 
 /// A Messages request of any loop of the session: its system blocks, tools and history, with one
 /// cache breakpoint on the last block of the last message, as the real binary places it.
 pub fn request_frame(
     config: &Config,
+    role: Role,
     system: Value,
     tools: Vec<Value>,
     messages: &[Value],
@@ -373,15 +423,19 @@ pub fn request_frame(
         .and_then(|m| m["content"].as_array_mut())
         .and_then(|c| c.last_mut())
     {
-        last["cache_control"] = json!({"type": "ephemeral"});
+        last["cache_control"] = wire::cache_control(role);
     }
+    let max_tokens = limits::API_MAX_TOKENS.get();
     json!({
         "model": config.model,
         "messages": messages,
         "system": system,
         "tools": tools,
-        "metadata": {"user_id": json!({"session_id": config.session_id}).to_string()},
-        "max_tokens": limits::API_MAX_TOKENS.get(),
+        "metadata": wire::metadata(&config.session_id),
+        "max_tokens": max_tokens,
+        // 2.1.235 thinks with all of the answer's budget but the one token it must leave.
+        "thinking": {"budget_tokens": max_tokens - 1, "type": "enabled"},
+        "context_management": {"edits": [{"type": "clear_thinking_20251015", "keep": "all"}]},
         "stream": true,
     })
 }
@@ -399,9 +453,10 @@ fn api_failure(
     out.event(&out.api_error_message(error, &text));
     let result = json!({
         "is_error": true, "duration_api_ms": 0, "num_turns": turns, "stop_reason": "stop_sequence",
-        "session_id": out.session_id, "total_cost_usd": 0, "usage": Usage::default().json(), "modelUsage": {},
-        "permission_denials": [], "terminal_reason": "api_error", "fast_mode_state": "off",
-        "fast_mode_disabled_reason": "sdk_opt_in_required", "subtype": "success", "api_error_status": error.status(),
+        "session_id": out.session_id, "total_cost_usd": 0, "usage": Usage::default().json(),
+        "modelUsage": super::usage::model_usage(), "permission_denials": [], "terminal_reason": "api_error",
+        "fast_mode_state": "off", "fast_mode_disabled_reason": super::events::fast_mode_disabled_reason(),
+        "subtype": "success", "api_error_status": error.status(),
         "result": text, "type": "result", "duration_ms": started.elapsed().as_millis() as u64, "uuid": uuid(),
     });
     out.finish(&result);

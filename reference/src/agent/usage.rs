@@ -23,6 +23,17 @@ fn prices(model: &str) -> (f64, f64) {
     }
 }
 
+/// One answer's cost, in 2.1.235's order of operations (each token count divided by a million,
+/// then priced, then summed): floating point makes the order part of the value. Cache reads cost
+/// a tenth of input, cache writes 1.25 times it.
+pub fn request_cost(model: &str, m: &Message) -> f64 {
+    let (i, o) = prices(model);
+    m.input_tokens as f64 / 1e6 * i
+        + m.output_tokens as f64 / 1e6 * o
+        + m.cache_read_input_tokens as f64 / 1e6 * (i / 10.0)
+        + m.cache_creation_input_tokens as f64 / 1e6 * (i * 1.25)
+}
+
 impl Usage {
     pub fn add(&mut self, m: &Message) {
         self.input += m.input_tokens;
@@ -46,15 +57,14 @@ impl Usage {
             "inference_geo": "", "iterations": [], "speed": "standard",
         })
     }
-
-    pub fn model_usage(&self, model: &str) -> Value {
-        if self.input == 0 && self.output == 0 {
-            return json!({});
-        }
-        json!({model: {
-            "inputTokens": self.input, "outputTokens": self.output, "cacheReadInputTokens": self.cache_read,
-            "cacheCreationInputTokens": self.cache_creation, "webSearchRequests": 0, "costUSD": self.cost(model),
-            "contextWindow": 200_000, "maxOutputTokens": crate::limits::API_MAX_TOKENS.get(),
-        }})
-    }
 }
+
+/// The result event's `modelUsage`: the process's tally over every request so far (a held result
+/// shows the tally as of its printing, as 2.1.235's does).
+pub fn model_usage() -> Value {
+    let tally = crate::api::tally::snapshot();
+    crate::api::tally::model_usage(&tally, CONTEXT_WINDOW, |_, t| t.cost)
+}
+
+/// Every model's context window in 2.1.235's `modelUsage` without the 1M option.
+const CONTEXT_WINDOW: u64 = 200_000;

@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 use super::registry::Status;
 use super::Agents;
 use crate::agent::usage::Usage;
+use crate::api::wire::{self, Role};
 use crate::api::Client;
 use crate::tools::{self, Tool, ToolContext};
 
@@ -64,7 +65,16 @@ const SYNC_WITHOUT: &[&str] = &["TaskOutput", "ScheduleWakeup", "Workflow"];
 /// What a workflow's agent() subagent goes without (recorded: the session's tools less these).
 const WORKFLOW_WITHOUT: &[&str] = &["Agent", "ScheduleWakeup", "TaskOutput", "Workflow"];
 /// What a read-only agent type goes without.
-const READ_ONLY_WITHOUT: &[&str] = &["Agent", "Edit", "NotebookEdit", "Write"];
+const READ_ONLY_WITHOUT: &[&str] = &[
+    "Agent",
+    "Artifact",
+    "ExitPlanMode",
+    "Edit",
+    "NotebookEdit",
+    "Write",
+];
+/// The status-line agent's whole kit, as its listing says.
+const STATUSLINE_TOOLS: &[&str] = &["Read", "Edit"];
 
 /// The system prompt of a child loop, in our own words.
 const CHILD_IDENTITY: &str =
@@ -92,11 +102,16 @@ pub fn run(
         config.api_key.clone(),
         config.oauth_token.clone(),
         config.session_id.clone(),
-    );
+    )
+    .with_role(Role::Subagent);
     let mut ctx = ToolContext::for_child(agents, &launch.cwd, cancel.clone());
     let offered = tools_for(agents, launch);
     let mut messages = history;
     let mut first = Vec::new();
+    // A new child hears of the agent types with its first round's results, as 2.1.235 tells it.
+    let mut owes_agent_listing = messages.is_empty() && offered.iter().any(|t| t.name() == "Agent");
+    let mut budget = crate::context::reminders::TokenBudget::default();
+    let mut last_total: u64;
     if messages.is_empty() {
         first.extend(agents.first_context.iter().cloned());
     }
@@ -119,6 +134,7 @@ pub fn run(
     }
     let mut usage = Usage::default();
     let mut tool_uses = 0;
+    let started = std::time::Instant::now();
     let end = |status, text: String, usage, tool_uses, history| Outcome {
         status,
         text,
@@ -130,22 +146,44 @@ pub fn run(
         if cancel.load(Ordering::SeqCst) {
             return end(Status::Killed, String::new(), usage, tool_uses, messages);
         }
-        let body = request_body(config, &offered, &messages, silent);
+        let body = request_body(config, &offered, &messages, silent, !launch.background);
         let out = &announce.out;
+        // A synchronous agent's final answer is its tool result, not an event (2.1.235 shows
+        // only the steps that call tools): its blocks wait until the message proves to be one.
+        let mut held = Vec::new();
         let answer = agents.runtime.block_on(client.send(
             &body,
             |message, index, request_id| {
-                if !silent {
+                if silent {
+                    return;
+                }
+                let event = out.assistant(message, index, request_id);
+                if launch.background {
                     announce.child_event(
-                        out.assistant(message, index, request_id),
+                        event,
                         &launch.tool_use_id,
                         &launch.agent_type,
                         &launch.description,
                     )
+                } else {
+                    held.push(event);
                 }
             },
             |_| {},
         ));
+        if answer
+            .as_ref()
+            .is_ok_and(|a| a.message.tool_uses().next().is_some())
+        {
+            for event in held {
+                announce.child_event(
+                    event,
+                    &launch.tool_use_id,
+                    &launch.agent_type,
+                    &launch.description,
+                );
+            }
+        }
         let answer = match answer {
             Ok(answer) => answer,
             Err(error) => {
@@ -157,6 +195,7 @@ pub fn run(
             }
         };
         usage.add(&answer.message);
+        last_total = crate::context::reminders::answer_total(&answer.message);
         messages.push(answer.message.as_history());
         transcript.write(messages.last().unwrap());
         let calls: Vec<Value> = answer.message.tool_uses().cloned().collect();
@@ -172,6 +211,17 @@ pub fn run(
         let mut blocks = Vec::new();
         for call in &calls {
             tool_uses += 1;
+            if !silent {
+                announce.progress(&super::notify::Progress {
+                    task_id: &launch.id,
+                    tool_use_id: &launch.tool_use_id,
+                    agent_type: &launch.agent_type,
+                    call,
+                    tokens: usage.input + usage.output + usage.cache_read + usage.cache_creation,
+                    tool_uses,
+                    started,
+                });
+            }
             let result = tools::run_tool(&offered, call, &mut ctx);
             if !silent {
                 announce.child_event(
@@ -180,6 +230,15 @@ pub fn run(
                     &launch.agent_type,
                     &launch.description,
                 );
+                // A stopped agent's interrupted call is followed by the interruption note.
+                if result.interrupted {
+                    announce.child_event(
+                        out.synthetic_text(crate::host::INTERRUPTED_FOR_TOOL),
+                        &launch.tool_use_id,
+                        &launch.agent_type,
+                        &launch.description,
+                    );
+                }
             }
             blocks.push(result.block());
             // A Read's picture note, PDF or pages follow its result, as in the main loop.
@@ -201,6 +260,16 @@ pub fn run(
                 }
             }
         }
+        let mut reminders = Vec::new();
+        if std::mem::take(&mut owes_agent_listing) {
+            reminders.push(crate::context::builtins::agent_listing());
+        }
+        if crate::context::reminders::task_nudge_on(offered.iter().map(|t| t.name())) {
+            let tasks = tools::task_reminder_lines(&ctx);
+            reminders.extend(crate::context::reminders::task_nudge(&messages, &tasks));
+        }
+        reminders.push(budget.after_round(last_total));
+        crate::context::reminders::append_to_round(&mut blocks, &reminders);
         messages.push(json!({"role": "user", "content": blocks}));
         transcript.write(messages.last().unwrap());
     }
@@ -224,6 +293,9 @@ fn tools_for(agents: &Agents, launch: &Launch) -> Vec<&'static dyn Tool> {
     if super::read_only(&launch.agent_type) {
         offered.retain(|t| !READ_ONLY_WITHOUT.contains(&t.name()));
     }
+    if launch.agent_type == "statusline-setup" {
+        offered.retain(|t| STATUSLINE_TOOLS.contains(&t.name()));
+    }
     if !agents.may_spawn() {
         offered.retain(|t| t.name() != "Agent");
     }
@@ -235,6 +307,7 @@ fn request_body(
     tools: &[&'static dyn Tool],
     messages: &[Value],
     workflow: bool,
+    foreground: bool,
 ) -> Value {
     let guidance = if workflow {
         WORKFLOW_GUIDANCE
@@ -242,12 +315,18 @@ fn request_body(
         CHILD_GUIDANCE
     };
     let guidance = format!("{guidance}\nWorking directory: {}", config.cwd.display());
+    let cache = wire::cache_control(Role::Subagent);
     let system = json!([
-        {"type": "text", "text": CHILD_IDENTITY},
-        {"type": "text", "text": guidance, "cache_control": {"type": "ephemeral"}},
+        {"type": "text", "text": CHILD_IDENTITY, "cache_control": cache},
+        {"type": "text", "text": guidance, "cache_control": cache},
     ]);
     let tools = tools.iter().map(|t| tools::definition(*t)).collect();
-    crate::agent::request_frame(config, system, tools, messages)
+    let mut body = crate::agent::request_frame(config, Role::Subagent, system, tools, messages);
+    // A foreground agent's thinking is never shown under -p, so 2.1.235 asks for none of its text.
+    if foreground && !wire::get().interactive {
+        body["thinking"]["display"] = json!("omitted");
+    }
+    body
 }
 
 /// The task's output file: the child's conversation, one JSON message per line. A file that

@@ -65,8 +65,15 @@ impl Agents {
     }
 }
 
-/// The agent types this agent knows, in the order the refusal lists them.
-pub const AGENT_TYPES: &[&str] = &["claude", "Explore", "general-purpose", "Plan"];
+/// The agent types this agent knows, in the order the refusal lists them (their listing is
+/// `context::builtins::AGENTS`).
+pub const AGENT_TYPES: &[&str] = &[
+    "claude",
+    "Explore",
+    "general-purpose",
+    "Plan",
+    "statusline-setup",
+];
 pub const DEFAULT_AGENT_TYPE: &str = "general-purpose";
 /// The type of a workflow's agent() subagents (2.1.235's `agentType` in their meta files).
 pub const WORKFLOW_AGENT_TYPE: &str = "workflow-subagent";

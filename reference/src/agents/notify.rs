@@ -74,6 +74,18 @@ impl Announcer {
         self.system("task_notification", fields);
     }
 
+    /// A child loop is about to run a tool: what it is doing, its tokens and calls so far.
+    pub fn progress(&self, step: &Progress) {
+        self.system(
+            "task_progress",
+            json!({"task_id": step.task_id, "tool_use_id": step.tool_use_id,
+                   "description": activity(step.call), "subagent_type": step.agent_type,
+                   "usage": {"total_tokens": step.tokens, "tool_uses": step.tool_uses,
+                             "duration_ms": step.started.elapsed().as_millis() as u64},
+                   "last_tool_name": step.call["name"]}),
+        );
+    }
+
     /// An event of a child loop: the parent's fields plus which tool_use launched it.
     pub fn child_event(
         &self,
@@ -85,7 +97,45 @@ impl Announcer {
         event["parent_tool_use_id"] = json!(parent_tool_use_id);
         event["subagent_type"] = json!(agent_type);
         event["task_description"] = json!(description);
+        // 2.1.235 passes a child's tool result on without the structured result (an error's
+        // text stays) and without why a call did not run.
+        if let Some(map) = event.as_object_mut() {
+            map.shift_remove("tool_result_meta");
+            if map.get("tool_use_result").is_some_and(|r| !r.is_string()) {
+                map.shift_remove("tool_use_result");
+            }
+        }
         self.out.event(&event);
+    }
+}
+
+/// One step of a child loop, for its `task_progress` event.
+pub struct Progress<'a> {
+    pub task_id: &'a str,
+    /// The tool_use that launched the child.
+    pub tool_use_id: &'a str,
+    pub agent_type: &'a str,
+    /// The call about to run.
+    pub call: &'a Value,
+    pub tokens: u64,
+    pub tool_uses: u64,
+    pub started: std::time::Instant,
+}
+
+/// What a call is doing, as the progress line says it: a command by its description, an agent
+/// by its own; any other tool by its name.
+fn activity(call: &Value) -> String {
+    let input = &call["input"];
+    let given = |key: &str| input[key].as_str().filter(|s| !s.is_empty());
+    match call["name"].as_str().unwrap_or_default() {
+        "Bash" => format!(
+            "Running {}",
+            given("description")
+                .or_else(|| given("command"))
+                .unwrap_or_default()
+        ),
+        "Agent" | "Task" => given("description").unwrap_or("Agent").to_owned(),
+        name => name.to_owned(),
     }
 }
 
@@ -146,4 +196,20 @@ pub fn notification_text(task: &Task) -> String {
     }
     text.push_str("</task-notification>\n</system-reminder>");
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_names_a_command_by_its_description_and_an_agent_by_its_own() {
+        let bash = json!({"name": "Bash", "input": {"command": "sleep 1", "description": "sleep"}});
+        assert_eq!(activity(&bash), "Running sleep");
+        let bare = json!({"name": "Bash", "input": {"command": "echo hi"}});
+        assert_eq!(activity(&bare), "Running echo hi");
+        let agent = json!({"name": "Agent", "input": {"description": "inner", "prompt": "p"}});
+        assert_eq!(activity(&agent), "inner");
+        assert_eq!(activity(&json!({"name": "Read", "input": {}})), "Read");
+    }
 }

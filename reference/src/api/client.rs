@@ -1,6 +1,7 @@
 //! Sending one main-loop request: streaming first, the real CLI's retry schedule for retryable
 //! statuses, and a non-streaming resend when a stream is cut mid-message.
 
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
@@ -9,6 +10,7 @@ use serde_json::Value;
 use super::assemble::{Assembler, Message, Step};
 use super::error::ApiError;
 use super::sse::SseDecoder;
+use super::wire::{self, Attribution, Role};
 use crate::limits;
 
 pub struct Client {
@@ -18,6 +20,11 @@ pub struct Client {
     oauth_token: Option<String>,
     pub max_retries: u32,
     pub session_id: String,
+    role: Role,
+    /// The prompt the main loop serves now, and its last answer's `request-id`: both named in the
+    /// attribution line on a first-party host.
+    prompt_id: Mutex<Option<String>>,
+    previous_request: Mutex<Option<String>>,
 }
 
 /// A retry about to happen, for the `system/api_retry` event.
@@ -53,7 +60,26 @@ impl Client {
             oauth_token,
             max_retries,
             session_id,
+            role: Role::Main,
+            prompt_id: Mutex::new(None),
+            previous_request: Mutex::new(None),
         }
+    }
+
+    /// The same client for another kind of loop (an agent's, a helper's).
+    pub fn with_role(mut self, role: Role) -> Self {
+        self.role = role;
+        self
+    }
+
+    /// The main loop starts serving a new prompt.
+    pub fn new_prompt(&self) {
+        *self.prompt_id.lock().unwrap() = Some(uuid::Uuid::new_v4().to_string());
+    }
+
+    /// A claude.ai login on the first-party API: its responses carry the subscription's limits.
+    fn subscriber(&self) -> bool {
+        self.api_key.is_none() && self.oauth_token.is_some() && super::provider::first_party()
     }
 
     /// host:port of the base URL, as the error texts name the gateway.
@@ -80,6 +106,14 @@ impl Client {
             };
             match outcome {
                 Ok((message, request_id)) => {
+                    super::tally::record(
+                        body["model"].as_str().unwrap_or_default(),
+                        body["max_tokens"].as_u64().unwrap_or_default(),
+                        &message,
+                    );
+                    if self.role == Role::Main {
+                        self.previous_request.lock().unwrap().clone_from(&request_id);
+                    }
                     return Ok(Answer {
                         message,
                         request_id,
@@ -102,10 +136,32 @@ impl Client {
         }
     }
 
+    /// The body as it goes on the wire: the attribution line first in `system`, then serialized
+    /// with its body hash in place.
+    fn wire_body(&self, body: &Value) -> String {
+        let mut body = body.clone();
+        let main = self.role == Role::Main;
+        let previous = self.previous_request.lock().unwrap().clone();
+        let prompt = self.prompt_id.lock().unwrap().clone();
+        let line = wire::attribution(
+            &wire::first_user_text(&body),
+            &Attribution {
+                subagent: self.role == Role::Subagent,
+                previous_request: previous.as_deref().filter(|_| main),
+                prompt_id: prompt.as_deref().filter(|_| main),
+            },
+        );
+        if let (Some(line), Some(system)) = (line, body["system"].as_array_mut()) {
+            system.insert(0, serde_json::json!({"type": "text", "text": line}));
+        }
+        wire::seal(body.to_string())
+    }
+
     fn post(&self, body: &Value) -> reqwest::RequestBuilder {
+        let betas = wire::betas(self.role, body);
         let mut request = self
             .http
-            .post(format!("{}/v1/messages", self.base_url))
+            .post(format!("{}/v1/messages?beta=true", self.base_url))
             .header("anthropic-version", "2023-06-01")
             .header("content-type", "application/json")
             .header(
@@ -118,21 +174,11 @@ impl Client {
             )
             .header("x-app", "cli")
             .header("x-claude-code-session-id", &self.session_id)
-            .json(body);
-        let mut betas: Vec<&str> = Vec::new();
+            .body(self.wire_body(body));
         if let Some(key) = &self.api_key {
             request = request.header("x-api-key", key);
         } else if let Some(token) = &self.oauth_token {
             request = request.bearer_auth(token);
-            betas.push("oauth-2025-04-20");
-        }
-        // Deferred tools and tool_reference blocks need the API's tool-search beta (2.1.235 sends
-        // it whenever tool search is on; recon toolsearch14).
-        let deferring = body["tools"]
-            .as_array()
-            .is_some_and(|tools| tools.iter().any(|t| t["defer_loading"] == true));
-        if deferring {
-            betas.push(crate::tools::tool_search::API_BETA);
         }
         if !betas.is_empty() {
             request = request.header("anthropic-beta", betas.join(","));
@@ -151,6 +197,7 @@ impl Client {
             .await
             .map_err(|e| ApiError::Network(e.to_string()))?;
         let response = check_status(response).await?;
+        super::rate_limit::observe(response.headers(), self.subscriber());
         let request_id = header(&response, "request-id");
         let mut bytes = response.bytes_stream();
         let mut decoder = SseDecoder::new();
@@ -183,6 +230,7 @@ impl Client {
             .await
             .map_err(|e| ApiError::Network(e.to_string()))?;
         let response = check_status(response).await?;
+        super::rate_limit::observe(response.headers(), self.subscriber());
         let request_id = header(&response, "request-id");
         let json: Value = response
             .json()

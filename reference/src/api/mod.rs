@@ -3,7 +3,13 @@
 pub mod assemble;
 pub mod client;
 pub mod error;
+pub mod first_party;
+pub mod provider;
+pub mod rate_limit;
 pub mod sse;
+pub mod tally;
+pub mod startup;
+pub mod wire;
 
 pub use assemble::{Assembler, Message};
 pub use client::{Client, Retry};

@@ -39,6 +39,38 @@ pub fn offered() -> bool {
     truthy("CLAUDE_CODE_ARTIFACT") && !truthy("CLAUDE_CODE_DISABLE_ARTIFACT")
 }
 
+/// Whether a terminal session offers the tool without `CLAUDE_CODE_ARTIFACT`: 2.1.235's gates
+/// (bundle `Rip`, `Dip`, `VZo`; recorded: the pty runs of design.* carry Artifact, the print runs
+/// and the loopback pty runs do not) need the first-party provider, nonessential traffic
+/// allowed, the switch not turned off, and a claude.ai login (not an API key) whose plan, when
+/// known, is one of the paid ones, under a policy that allows it.
+pub fn offered_at_terminal(home: &Path, api_key: bool) -> bool {
+    let off = |name: &str| {
+        std::env::var(name).is_ok_and(|v| {
+            matches!(
+                v.trim().to_ascii_lowercase().as_str(),
+                "0" | "false" | "no" | "off"
+            )
+        })
+    };
+    if truthy("CLAUDE_CODE_DISABLE_ARTIFACT")
+        || off("CLAUDE_CODE_ARTIFACT")
+        || api_key
+        || !crate::api::provider::first_party()
+        || crate::design::gates::essential_traffic_only()
+    {
+        return false;
+    }
+    let Some(login) = crate::design::credentials::login(home) else {
+        return false;
+    };
+    let paid = login
+        .subscription
+        .as_deref()
+        .is_none_or(|plan| matches!(plan, "team" | "enterprise" | "pro" | "max"));
+    paid && crate::design::gates::policy_allows(home, "allow_cobalt_plinth")
+}
+
 /// The comment actions (2.1.235: `CLAUDE_CODE_ARTIFACT_COMMENTS`, else a feature flag).
 pub fn comments_offered() -> bool {
     truthy("CLAUDE_CODE_ARTIFACT_COMMENTS")

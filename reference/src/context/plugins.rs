@@ -11,6 +11,8 @@ use serde_json::Value;
 pub struct Plugin {
     pub name: String,
     pub dir: PathBuf,
+    /// The manifest's `version`, when it states one.
+    pub version: Option<String>,
     pub lsp_servers: Vec<LspServerConfig>,
 }
 
@@ -69,10 +71,23 @@ fn load_one(dir: &Path) -> Result<Plugin, String> {
         }
     }
     Ok(Plugin {
+        version: manifest["version"].as_str().map(str::to_owned),
         name,
         dir: dir.to_owned(),
         lsp_servers: servers,
     })
+}
+
+/// A plugin as init's `plugins` lists it: `--plugin-dir` plugins come from the `inline` source.
+pub fn init_entry(plugin: &Plugin) -> Value {
+    let mut entry = serde_json::json!({
+        "name": plugin.name, "path": plugin.dir.display().to_string(),
+        "source": format!("{}@inline", plugin.name),
+    });
+    if let Some(version) = &plugin.version {
+        entry["version"] = serde_json::json!(version);
+    }
+    entry
 }
 
 fn read_json(path: &Path) -> Option<Value> {

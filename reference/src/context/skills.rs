@@ -83,10 +83,11 @@ fn split_frontmatter(text: &str) -> (&str, &str) {
     ("", text)
 }
 
-/// The listing reminder for the first user message, or None without skills to list.
-pub fn listing(skills: &[Skill], budget: usize) -> Option<String> {
+/// The listing reminder for the first user message, or None without skills to list: the
+/// user's skills within the budget, then the built-in lines (`builtins::listing_lines`).
+pub fn listing(skills: &[Skill], budget: usize, builtin: &[String]) -> Option<String> {
     let listed: Vec<&Skill> = skills.iter().filter(|s| s.model_invocable).collect();
-    if listed.is_empty() {
+    if listed.is_empty() && builtin.is_empty() {
         return None;
     }
     let max = limits::SKILL_LISTING_DESCRIPTION_MAX.usize();
@@ -120,6 +121,7 @@ pub fn listing(skills: &[Skill], budget: usize) -> Option<String> {
             }
         }
     }
+    lines.extend(builtin.iter().cloned());
     Some(format!(
         "<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n{}\n</system-reminder>",
         lines.join("\n")
@@ -143,6 +145,10 @@ pub fn body_block(skill: &Skill, args: Option<&str>) -> String {
         } else {
             body.push_str(&format!("\n\nARGUMENTS: {a}"));
         }
+    }
+    // A built-in skill has no directory of its own.
+    if skill.dir.as_os_str().is_empty() {
+        return body;
     }
     format!(
         "Base directory for this skill: {}\n\n{body}",
@@ -168,7 +174,7 @@ mod tests {
 
     #[test]
     fn descriptions_are_cut_with_an_ellipsis() {
-        let l = listing(&[skill("long", &"d".repeat(3000))], 100_000).unwrap();
+        let l = listing(&[skill("long", &"d".repeat(3000))], 100_000, &[]).unwrap();
         let line = l.lines().find(|l| l.starts_with("- long")).unwrap();
         assert_eq!(line.chars().count(), "- long: ".len() + 1536);
         assert!(line.ends_with('…'));
@@ -181,7 +187,7 @@ mod tests {
             skill("b", &"y".repeat(500)),
             skill("c", "short"),
         ];
-        let l = listing(&skills, 100).unwrap();
+        let l = listing(&skills, 100, &[]).unwrap();
         assert!(l.contains(&format!("- a: {}", "x".repeat(50))));
         assert!(l.contains("\n- b\n"), "{l}");
         assert!(l.contains("- c: short"), "{l}");

@@ -190,6 +190,11 @@ fn can_use_tool(ask: &Ask) -> Value {
     if let Some(kind) = prompt.reason_type {
         map.insert("decision_reason_type".into(), json!(kind));
     }
+    // The reference's safety checks all need a person, as 2.1.235's ClaudeDesign and
+    // EnterWorktree checks do (`classifierApprovable: false`).
+    if prompt.reason_type == Some("safetyCheck") {
+        map.insert("classifier_approvable".into(), json!(false));
+    }
     map.insert("tool_use_id".into(), json!(ask.tool_use_id));
     if ask.interactive {
         map.insert("requires_user_interaction".into(), json!(true));
@@ -231,6 +236,46 @@ fn reply(response: &Value) -> Reply {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_safety_check_is_marked_for_a_person_and_keys_keep_their_order() {
+        let prompt = crate::permissions::Prompt {
+            reason: Some("outside".into()),
+            reason_type: Some("safetyCheck"),
+            ..Default::default()
+        };
+        let input = json!({"path": "side"});
+        let ask = Ask {
+            tool: "EnterWorktree",
+            input: &input,
+            tool_use_id: "t1",
+            description: None,
+            about: "",
+            prompt: &prompt,
+            interactive: false,
+        };
+        let request = can_use_tool(&ask);
+        let keys: Vec<&str> = request
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "subtype",
+                "tool_name",
+                "display_name",
+                "input",
+                "decision_reason",
+                "decision_reason_type",
+                "classifier_approvable",
+                "tool_use_id"
+            ]
+        );
+        assert_eq!(request["classifier_approvable"], false);
+    }
 
     #[test]
     fn answers_read_as_the_real_cli_reads_them() {

@@ -18,6 +18,8 @@ pub struct Ask<'a> {
     pub tool_use_id: &'a str,
     /// What the call is about in a few words (Bash's `description`, a file's name).
     pub description: Option<String>,
+    /// The tool's own description, which a card without a layout of its own quotes.
+    pub about: &'a str,
     /// What the permission decision knows: the rules "allow always" would keep, the blocked
     /// path, the reason it asks.
     pub prompt: &'a Prompt,

@@ -9,12 +9,25 @@
 use std::io::Write;
 use std::sync::Mutex;
 
-use serde_json::Value;
-
 use super::{Ask, Host, Reply};
 use crate::permissions::Mode;
 
+mod cards;
+
 const WIDTH: usize = 100;
+
+/// The terminal's width in columns (what full-width rules inside a card span), `WIDTH + 20`
+/// when it cannot be asked.
+fn columns() -> usize {
+    // SAFETY: TIOCGWINSZ fills a zeroed winsize for a valid descriptor or fails.
+    unsafe {
+        let mut size: libc::winsize = std::mem::zeroed();
+        if libc::ioctl(1, libc::TIOCGWINSZ, &mut size) == 0 && size.ws_col > 0 {
+            return usize::from(size.ws_col);
+        }
+    }
+    WIDTH + 20
+}
 
 /// What a key press means to a card or the input line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,6 +48,8 @@ pub struct Terminal {
     io: Mutex<()>,
     /// The terminal's settings before raw mode, restored on drop.
     saved: Option<libc::termios>,
+    /// The session's directory, named by the rows that keep an allowance for it.
+    cwd: String,
 }
 
 /// One option of a card.
@@ -42,6 +57,10 @@ struct Choice {
     label: String,
     /// Tab turns it into a text field.
     amendable: bool,
+    /// A line under the label (a question option's description).
+    detail: Option<String>,
+    /// A rule across the card above this option (the question card's chat row).
+    rule_above: bool,
 }
 
 impl Choice {
@@ -49,9 +68,27 @@ impl Choice {
         Choice {
             label: label.into(),
             amendable,
+            detail: None,
+            rule_above: false,
         }
     }
 }
+
+/// How a card draws its options and what its last line says.
+struct Layout {
+    /// What goes before the focus mark of each option line.
+    indent: &'static str,
+    /// The key hints under the options; `None` for a card without them.
+    footer: Option<&'static str>,
+}
+
+/// A permission card's hints (Bash's add one to explain the command).
+const FOOTER: &str = " Esc to cancel · Tab to amend";
+const FOOTER_BASH: &str = " Esc to cancel · Tab to amend · ctrl+e to explain";
+const PERMISSION: Layout = Layout {
+    indent: " ",
+    footer: Some(FOOTER),
+};
 
 /// What the user did with a card.
 #[derive(Debug, PartialEq, Eq)]
@@ -72,6 +109,7 @@ impl Terminal {
         let terminal = Terminal {
             io: Mutex::new(()),
             saved,
+            cwd: cwd.to_owned(),
         };
         terminal.print(&format!(
             "claude-reference {} · interactive · {model}\r\n{cwd}\r\n\r\n",
@@ -133,33 +171,54 @@ impl Terminal {
     }
 
     /// Shows a card and waits for the answer; the card is erased before returning.
-    fn card(&self, lines: &[String], choices: &[Choice]) -> Picked {
+    fn card(&self, lines: &[String], choices: &[Choice], layout: &Layout) -> Picked {
         let _guard = self.io.lock().unwrap();
-        self.card_with(lines, choices, None)
+        self.card_with(lines, choices, layout, None)
     }
 
     /// A card whose only option is already open for typing.
-    fn card_amending(&self, lines: &[String], choices: &[Choice]) -> Picked {
+    fn card_amending(&self, lines: &[String], choices: &[Choice], layout: &Layout) -> Picked {
         let _guard = self.io.lock().unwrap();
-        self.card_with(lines, choices, Some(String::new()))
+        self.card_with(lines, choices, layout, Some(String::new()))
     }
 
-    fn card_with(&self, lines: &[String], choices: &[Choice], amending: Option<String>) -> Picked {
+    fn card_with(
+        &self,
+        lines: &[String],
+        choices: &[Choice],
+        layout: &Layout,
+        amending: Option<String>,
+    ) -> Picked {
         let mut focus = 0;
         let mut amending = amending;
         loop {
             let mut screen = vec!["─".repeat(WIDTH)];
             screen.extend(lines.iter().map(|l| clip(l)));
+            let indent = layout.indent;
             for (i, choice) in choices.iter().enumerate() {
+                if choice.rule_above {
+                    screen.push("─".repeat(columns()));
+                }
                 let cursor = if i == focus { "❯" } else { " " };
                 let label = match (&amending, i == focus) {
                     (Some(text), true) => format!("{}, {}", choice.label, text),
                     _ => choice.label.clone(),
                 };
-                screen.push(clip(&format!(" {cursor} {}. {label}", i + 1)));
+                // A long label wraps under itself, as 2.1.235's option rows do.
+                let number = format!("{indent}{cursor} {}. ", i + 1);
+                let under = " ".repeat(number.chars().count());
+                for (j, part) in wrapped(&label, LABEL_WIDTH).enumerate() {
+                    let lead = if j == 0 { &number } else { &under };
+                    screen.push(clip(&format!("{lead}{part}")));
+                }
+                if let Some(detail) = &choice.detail {
+                    screen.push(clip(&format!("{indent}     {detail}")));
+                }
             }
-            screen.push(String::new());
-            screen.push(" Esc to cancel · Tab to add a message".into());
+            if let Some(footer) = layout.footer {
+                screen.push(String::new());
+                screen.push(footer.into());
+            }
             self.print(&format!("{}\r\n", screen.join("\r\n")));
             let key = read_key();
             // Erase the card before acting on the key (a redraw or the answer).
@@ -215,179 +274,11 @@ impl Host for Terminal {
     }
 }
 
-impl Terminal {
-    fn permission(&self, ask: &Ask) -> Reply {
-        let (title, subject) = match ask.tool {
-            "Bash" => (
-                "Bash command",
-                ask.input["command"].as_str().unwrap_or_default().to_owned(),
-            ),
-            "Write" => ("Create file", ask.description.clone().unwrap_or_default()),
-            "Edit" | "NotebookEdit" => ("Edit file", ask.description.clone().unwrap_or_default()),
-            // No card of its own: the generic one, naming the operation.
-            "ClaudeDesign" => (
-                "Tool use",
-                crate::design::user_facing_name(
-                    ask.input["operation"].as_str().unwrap_or_default(),
-                ),
-            ),
-            other => (other, ask.description.clone().unwrap_or_default()),
-        };
-        let mut lines = vec![format!(" {title}"), String::new(), format!("   {subject}")];
-        if ask.tool == "Bash" {
-            if let Some(d) = ask.input["description"].as_str() {
-                lines.push(format!("   {d}"));
-            }
-        }
-        // A tool's own question (ClaudeDesign's consent and grant cards) is shown whole, and a
-        // safety check's reason under it, as 2.1.235 shows it.
-        if let Some(message) = &ask.prompt.message {
-            lines.extend(wrapped(message, CARD_TEXT_WIDTH).map(|l| format!("   {l}")));
-        }
-        if let (Some("safetyCheck"), Some(reason)) = (ask.prompt.reason_type, &ask.prompt.reason) {
-            lines.push(String::new());
-            lines.extend(wrapped(reason, CARD_TEXT_WIDTH).map(|l| format!(" │ {l}")));
-        }
-        lines.extend([String::new(), " Allow this call?".to_owned()]);
-        let rules: Vec<Value> = ask
-            .prompt
-            .suggestions
-            .iter()
-            .filter(|s| s["type"] == "addRules")
-            .cloned()
-            .collect();
-        let mode = ask
-            .prompt
-            .suggestions
-            .iter()
-            .find(|s| s["type"] == "setMode");
-        // "Yes, and …" keeps the proposed rules, or else the proposed mode.
-        let keep: Option<(String, Vec<Value>)> = if !rules.is_empty() {
-            let names: Vec<String> = rules
-                .iter()
-                .flat_map(|s| s["rules"].as_array().cloned().unwrap_or_default())
-                .filter_map(|r| r["ruleContent"].as_str().map(str::to_owned))
-                .collect();
-            Some((
-                format!("Yes, and keep allowing: {}", names.join(", ")),
-                rules,
-            ))
-        } else {
-            mode.map(|m| {
-                (
-                    "Yes, and allow file changes for the rest of this session".to_owned(),
-                    vec![m.clone()],
-                )
-            })
-        };
-        let mut choices = vec![Choice::new("Yes", false)];
-        if let Some((label, _)) = &keep {
-            choices.push(Choice::new(label.clone(), false));
-        }
-        choices.push(Choice::new("No", true));
-        let no = choices.len() - 1;
-        match self.card(&lines, &choices) {
-            Picked::Option(0) => Reply::Allow {
-                input: None,
-                keep: vec![],
-            },
-            Picked::Option(i) if i != no => Reply::Allow {
-                input: None,
-                keep: keep.map(|(_, k)| k).unwrap_or_default(),
-            },
-            Picked::Amended(i, message) if i == no => Reply::Deny {
-                message: told(&message),
-            },
-            _ => Reply::Interrupt,
-        }
-    }
-
-    /// AskUserQuestion: one card per question, its options, then a row to type an answer.
-    fn question(&self, ask: &Ask) -> Reply {
-        let mut input = ask.input.clone();
-        let mut answers = serde_json::Map::new();
-        for question in ask.input["questions"].as_array().into_iter().flatten() {
-            let text = question["question"].as_str().unwrap_or_default();
-            let mut lines = vec![
-                format!(" ☐ {}", question["header"].as_str().unwrap_or_default()),
-                format!(" {text}"),
-            ];
-            let mut choices = Vec::new();
-            for option in question["options"].as_array().into_iter().flatten() {
-                let label = option["label"].as_str().unwrap_or_default();
-                if let Some(d) = option["description"].as_str() {
-                    lines.push(format!("     {label}: {d}"));
-                }
-                choices.push(Choice::new(label, false));
-            }
-            lines.push(String::new());
-            // The client's own "Other": the digit focuses it for typing, as Tab does elsewhere.
-            choices.push(Choice::new("Type something", true));
-            let other = choices.len() - 1;
-            let answer = match self.card(&lines, &choices) {
-                Picked::Option(i) if i == other => match self.card_text(&lines, &choices, other) {
-                    Some(typed) => typed,
-                    None => return Reply::Interrupt,
-                },
-                Picked::Option(i) => choices[i].label.clone(),
-                Picked::Amended(_, typed) => typed,
-                Picked::Cancel => return Reply::Interrupt,
-            };
-            answers.insert(text.to_owned(), Value::String(answer));
-        }
-        input["answers"] = Value::Object(answers);
-        Reply::Allow {
-            input: Some(input),
-            keep: vec![],
-        }
-    }
-
-    /// The card again with option `row` open for typing; the typed text, `None` on Esc.
-    fn card_text(&self, lines: &[String], choices: &[Choice], row: usize) -> Option<String> {
-        let mut lines = lines.to_vec();
-        lines.push(format!(
-            " Type your answer for option {}, then Enter",
-            row + 1
-        ));
-        let typed: Vec<Choice> = vec![Choice::new(choices[row].label.clone(), true)];
-        // Enter with nothing typed picks the row itself, which is no answer.
-        loop {
-            match self.card_amending(&lines, &typed) {
-                Picked::Amended(_, text) => return Some(text),
-                Picked::Cancel => return None,
-                Picked::Option(_) => {}
-            }
-        }
-    }
-
-    fn plan(&self, ask: &Ask) -> Reply {
-        let mut lines = vec![" Exit plan mode?".to_owned(), String::new()];
-        match ask.input["plan"].as_str() {
-            Some(plan) => lines.extend(plan.lines().map(|l| format!("   {l}"))),
-            None => lines.push("   The agent is done planning and asks to start.".into()),
-        }
-        lines.push(String::new());
-        let choices = [
-            Choice::new("Yes, approve the plan and leave plan mode", false),
-            Choice::new("No, keep planning", true),
-        ];
-        match self.card(&lines, &choices) {
-            Picked::Option(0) => Reply::Allow {
-                input: None,
-                keep: vec![],
-            },
-            Picked::Amended(1, message) => Reply::Deny {
-                message: told(&message),
-            },
-            _ => Reply::Interrupt,
-        }
-    }
-}
-
-/// The refusal text when the user says what to do instead (2.1.235's wording).
 /// How wide a card's prose runs before it wraps (the terminal is 120 columns; 2.1.235 wraps its
 /// reason lines just under that).
-const CARD_TEXT_WIDTH: usize = 114;
+const CARD_TEXT_WIDTH: usize = 116;
+/// How wide an option's label runs before it wraps under itself.
+const LABEL_WIDTH: usize = 112;
 
 /// `text` in lines of at most `width` chars, broken at spaces (a longer word stands alone).
 fn wrapped(text: &str, width: usize) -> impl Iterator<Item = String> + '_ {
@@ -404,6 +295,7 @@ fn wrapped(text: &str, width: usize) -> impl Iterator<Item = String> + '_ {
     lines.into_iter()
 }
 
+/// The refusal text when the user says what to do instead (2.1.235's wording).
 fn told(message: &str) -> String {
     format!(
         "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\n{message}"

@@ -13,6 +13,30 @@ pub const API_MAX_RETRIES_DEFAULT: Limit = Limit {
     what: "Retries of a retryable Messages API failure (401, 429, 5xx, 529) before the run ends in an API error.",
 };
 
+pub const PRECONNECT_TIMEOUT: Limit = Limit {
+    name: "api.preconnect.timeout",
+    value: 10_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon parity15/request: the start-up HEAD /api/hello is aborted after 10 s",
+    },
+    what: "How long the start-up connection warm-up may take; its answer is never read.",
+};
+
+pub const SESSION_TITLE_MIN_PROMPT: Limit = Limit {
+    name: "session.title.min_prompt",
+    value: 10,
+    unit: Unit::Utf16Units,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon parity15/request: `go` and `hello` get no title request; the title function returns early below 10",
+    },
+    what: "Shortest first prompt (trimmed) the session title is asked for.",
+};
+
 pub const API_RETRY_BASE_DELAY: Limit = Limit {
     name: "api.retry.base_delay",
     value: 500,
@@ -165,6 +189,18 @@ pub const AGENTS_MAX_CONCURRENT: Limit = Limit {
     what: "Background agents running at once before a launch is refused.",
 };
 
+pub const TOOL_HEARTBEAT_INTERVAL: Limit = Limit {
+    name: "tools.heartbeat.interval",
+    value: 30_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "brief.upload-reasons__timeout, projects.transports__timeout-org: one tool_progress heartbeat, elapsed_time_seconds 30",
+    },
+    what: "How often a tool still running tells the host it is alive (`tool_progress` with `heartbeat`); the Agent tool does not.",
+};
+
 pub const TASK_OUTPUT_TIMEOUT_DEFAULT: Limit = Limit {
     name: "agents.task_output.timeout_default",
     value: 30_000,
@@ -201,9 +237,75 @@ pub const SEND_MESSAGE_SUMMARY_MAX: Limit = Limit {
     what: "Longest summary a SendMessage may carry.",
 };
 
+pub const REMINDER_TOKEN_BUDGET: Limit = Limit {
+    name: "reminders.total_tokens.budget",
+    value: 15_000_000,
+    unit: Unit::Tokens,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "core.text-turn: first message `<total_tokens>15000000 tokens left`; core.tool-error-pairing: 14999975 after a 25-token turn",
+    },
+    what: "The `<total_tokens>` reminder's budget: at each prompt it is whole again, after each tool round less the last answer's input, cache and output tokens since the prompt.",
+};
+
+pub const TASK_REMINDER_TURNS_SINCE_USE: Limit = Limit {
+    name: "reminders.task_tools.turns_since_use",
+    value: 10,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "workflow.validation, tools.read-media__pdf: the task-tools reminder rides on the 10th tool round's result",
+    },
+    what: "Assistant turns without TaskCreate or TaskUpdate before the task-tools reminder is due.",
+};
+
+pub const TASK_REMINDER_TURNS_BETWEEN: Limit = Limit {
+    name: "reminders.task_tools.turns_between",
+    value: 10,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "tools.read-media__pdf: one reminder in 11 tool rounds",
+    },
+    what: "Assistant turns between two task-tools reminders.",
+};
+
+pub const PLAN_REMINDER_PROMPTS_BETWEEN: Limit = Limit {
+    name: "reminders.plan_mode.prompts_between",
+    value: 5,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "tools.plan-mode: one plan-mode reminder, on the round of EnterPlanMode; the bundle's TURNS_BETWEEN_ATTACHMENTS",
+    },
+    what: "User prompts after a plan-mode reminder before the next one is due, while plan mode lasts.",
+};
+
+pub const PLAN_REMINDER_FULL_EVERY: Limit = Limit {
+    name: "reminders.plan_mode.full_every",
+    value: 5,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "the bundle's FULL_REMINDER_EVERY_N_ATTACHMENTS: the 1st, 6th, 11th … plan-mode reminder is the full one",
+    },
+    what: "Every how many plan-mode reminders the full text comes again (the others are short).",
+};
+
 pub const ALL_REAL_BINARY: &[&Limit] = &[
+    &PLAN_REMINDER_PROMPTS_BETWEEN,
+    &PLAN_REMINDER_FULL_EVERY,
+    &REMINDER_TOKEN_BUDGET,
+    &TASK_REMINDER_TURNS_SINCE_USE,
+    &TASK_REMINDER_TURNS_BETWEEN,
     &AGENTS_MAX_SPAWN_DEPTH,
     &AGENTS_MAX_CONCURRENT,
+    &TOOL_HEARTBEAT_INTERVAL,
     &TASK_OUTPUT_TIMEOUT_DEFAULT,
     &TASK_OUTPUT_TIMEOUT_MAX,
     &SEND_MESSAGE_SUMMARY_MAX,
@@ -212,6 +314,8 @@ pub const ALL_REAL_BINARY: &[&Limit] = &[
     &API_RETRY_MAX_DELAY,
     &API_RETRY_JITTER,
     &API_MAX_TOKENS,
+    &PRECONNECT_TIMEOUT,
+    &SESSION_TITLE_MIN_PROMPT,
     &TOOL_RESULT_PREVIEW,
     &READ_MAX_FILE_BYTES,
     &BASH_DEFAULT_TIMEOUT,
@@ -294,6 +398,13 @@ pub const ALL_REAL_BINARY: &[&Limit] = &[
     &ARTIFACT_REPLY_MAX_BYTES,
     &ARTIFACT_READ_TIMEOUT,
     &ARTIFACT_DEPLOY_TIMEOUT,
+    &REPORT_FINDINGS_MAX_ITEMS,
+    &REPORT_FINDINGS_SHORT_SUMMARY_MAX,
+    &REPORT_FINDINGS_CATEGORY_MAX,
+    &REPORT_FINDINGS_RESULT_BUDGET,
+    &SCHEDULE_WAKEUP_MIN_DELAY,
+    &SCHEDULE_WAKEUP_MAX_DELAY,
+    &SCHEDULE_WAKEUP_RESULT_BUDGET,
 ];
 
 pub const DESIGN_CATALOG_SUMMARY_MAX: Limit = Limit {
@@ -1179,4 +1290,88 @@ pub const ARTIFACT_DEPLOY_TIMEOUT: Limit = Limit {
         case: "bundle (recon artifact14): POST /api/frame/deploy/direct, timeout 60000",
     },
     what: "Timeout of an artifact publish.",
+};
+
+pub const REPORT_FINDINGS_MAX_ITEMS: Limit = Limit {
+    name: "tools.report_findings.max_items",
+    value: 32,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon parity15 exp.rf-1: 33 findings answer zod too_big, maximum 32; schema maxItems 32",
+    },
+    what: "Most findings one ReportFindings call takes.",
+};
+
+pub const REPORT_FINDINGS_SHORT_SUMMARY_MAX: Limit = Limit {
+    name: "tools.report_findings.short_summary_max",
+    value: 60,
+    unit: Unit::Utf16Units,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "recon parity15 exp.rf-1: a 61-char short_summary answers zod too_big, maximum 60",
+    },
+    what: "Longest `short_summary` of a finding.",
+};
+
+pub const REPORT_FINDINGS_CATEGORY_MAX: Limit = Limit {
+    name: "tools.report_findings.category_max",
+    value: 40,
+    unit: Unit::Utf16Units,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "every 2.1.235 tools[]: ReportFindings finding `category` maxLength 40",
+    },
+    what: "Longest `category` of a finding.",
+};
+
+pub const REPORT_FINDINGS_RESULT_BUDGET: Limit = Limit {
+    name: "tools.report_findings.result_budget",
+    value: 256,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon parity15): ReportFindings maxResultSizeChars 256",
+    },
+    what: "ReportFindings result size before it is persisted and previewed.",
+};
+
+pub const SCHEDULE_WAKEUP_MIN_DELAY: Limit = Limit {
+    name: "tools.schedule_wakeup.min_delay",
+    value: 60_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "every 2.1.235 tools[]: ScheduleWakeup `delaySeconds` is clamped to [60, 3600]",
+    },
+    what: "Shortest wait before a dynamic /loop's next tick (the tool takes seconds).",
+};
+
+pub const SCHEDULE_WAKEUP_MAX_DELAY: Limit = Limit {
+    name: "tools.schedule_wakeup.max_delay",
+    value: 3_600_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "every 2.1.235 tools[]: ScheduleWakeup `delaySeconds` is clamped to [60, 3600]",
+    },
+    what: "Longest wait before a dynamic /loop's next tick (the tool takes seconds).",
+};
+
+pub const SCHEDULE_WAKEUP_RESULT_BUDGET: Limit = Limit {
+    name: "tools.schedule_wakeup.result_budget",
+    value: 1000,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon parity15): ScheduleWakeup maxResultSizeChars 1000",
+    },
+    what: "ScheduleWakeup result size before it is persisted and previewed.",
 };

@@ -112,6 +112,8 @@ pub(super) struct Server {
     conn: Mutex<Option<Arc<Connection>>>,
     status: Mutex<Status>,
     pub(super) capabilities: Mutex<Value>,
+    /// The `serverInfo.name` the server gave at initialize.
+    server_name: Mutex<Option<String>>,
     instructions: Mutex<Option<String>>,
     catalog: Mutex<Catalog>,
     /// The last `resources/list` answer; `None` until listed or once invalidated.
@@ -189,6 +191,13 @@ impl McpRuntime {
         tools
     }
 
+    /// The name a configured server gave itself at initialize (`serverInfo.name`).
+    pub fn server_display_name(&self, server: &str) -> Option<String> {
+        let s = self.servers.iter().find(|s| s.spec.name == server)?;
+        let name = s.server_name.lock().expect("not poisoned").clone();
+        name
+    }
+
     /// Server instructions, cut to the documented length, for the system prompt.
     pub fn instructions(&self) -> Vec<(String, String)> {
         self.servers
@@ -258,6 +267,7 @@ impl Server {
             conn: Mutex::new(None),
             status: Mutex::new(Status::Pending),
             capabilities: Mutex::new(Value::Null),
+            server_name: Mutex::new(None),
             instructions: Mutex::new(None),
             catalog: Mutex::new(Catalog::default()),
             resources: Mutex::new(None),
@@ -379,6 +389,8 @@ impl Server {
             h.set_protocol_version(version);
         }
         *self.capabilities.lock().expect("not poisoned") = result["capabilities"].clone();
+        *self.server_name.lock().expect("not poisoned") =
+            result["serverInfo"]["name"].as_str().map(str::to_owned);
         *self.instructions.lock().expect("not poisoned") = result["instructions"]
             .as_str()
             .map(|i| catalog::cut(i, limits::MCP_INITIALIZE_INSTRUCTIONS_MAX.usize()));

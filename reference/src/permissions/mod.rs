@@ -4,6 +4,7 @@
 //! gives the model then.
 
 pub mod bash;
+pub mod prefix;
 pub mod rules;
 
 use std::path::{Path, PathBuf};
@@ -67,6 +68,8 @@ pub enum Decision {
 pub struct Refusal {
     pub message: String,
     pub kind: RefusalKind,
+    /// The decision's own explanation (a safety check's), for the `permission_denied` event.
+    pub reason: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,6 +111,9 @@ fn dont_ask(tool: &str) -> String {
         "Permission to use {tool} has been denied because Claude Code is running in don't ask mode. IMPORTANT: You *may* attempt to accomplish this action using other tools that might naturally be used to accomplish this goal, e.g. using head instead of cat. But you *should not* attempt to work around this denial in malicious ways, e.g. do not use your ability to run tests to execute non-test actions. You should only try to work around this restriction in reasonable ways that do not attempt to bypass the intent behind this denial. If you believe this capability is essential to complete the user's request, STOP and explain to the user what you were trying to do and why you need this permission. Let the user decide how to proceed."
     )
 }
+
+/// Why 2.1.235 asks about a command no rule allows (`decision_reason`, type `other`).
+const NEEDS_APPROVAL: &str = "This command requires approval";
 
 /// The reference's refusal in plan mode (seed 004: plan mode refuses changes until a plan is
 /// approved; 2.1.235 asks the user instead).
@@ -151,12 +157,14 @@ impl Permissions {
             Access::ReadFile(path) if self.rules.read_denied(path) => Decision::Refuse(Refusal {
                 message: "File is in a directory that is denied by your permission settings.".into(),
                 kind: RefusalKind::ToolError,
+                reason: None,
             }),
             Access::ReadFile(_) | Access::Session => Decision::Allow,
             Access::Checked => self.rule_gate(tool).unwrap_or(Decision::Allow),
             Access::WriteFile { path, verb } if self.rules.read_denied(path) => Decision::Refuse(Refusal {
                 message: format!("File is covered by a Read deny rule in your permission settings and cannot be {verb}."),
                 kind: RefusalKind::ToolError,
+                reason: None,
             }),
             Access::WriteFile { path, .. } => self.by_rules(tool, None).unwrap_or_else(|| self.write(tool, path)),
             Access::Execute(command) => {
@@ -189,13 +197,20 @@ impl Permissions {
     pub fn from_check(&self, tool: &str, check: ToolCheck) -> Decision {
         match check {
             ToolCheck::Allow => Decision::Allow,
-            ToolCheck::Deny { message, .. } => refuse(message, "safetyCheck"),
+            // A tool's own rule (`Workflow(name)` in a deny list) refuses as a rule does.
+            ToolCheck::Deny { message, reason } if reason == "rule" => refuse(message, "rule"),
+            ToolCheck::Deny { message, reason } => Decision::Refuse(Refusal {
+                message,
+                kind: RefusalKind::Denied("safetyCheck"),
+                reason: Some(reason),
+            }),
             ToolCheck::Ask { .. } if self.mode == Mode::DontAsk => refuse(dont_ask(tool), "mode"),
             // Nobody to ask (-p): 2.1.235 refuses with the check's own message.
+            // An ask without a reason (a Workflow review) is no safety check: 2.1.235 names none.
             ToolCheck::Ask { message, reason } => Decision::Ask(Prompt {
                 unanswered: message.clone(),
-                reason: Some(reason),
-                reason_type: Some("safetyCheck"),
+                reason_type: (!reason.is_empty()).then_some("safetyCheck"),
+                reason: (!reason.is_empty()).then_some(reason),
                 message: Some(message),
                 ..Prompt::default()
             }),
@@ -294,8 +309,10 @@ impl Permissions {
                         .map(|(name, path)| (name.to_owned(), self.cwd.join(path)))
                 });
                 let mut suggestions = vec![
-                    json!({"type": "addRules", "rules": [{"toolName": "Bash", "ruleContent": command}], "behavior": "allow", "destination": "localSettings"}),
+                    json!({"type": "addRules", "rules": [{"toolName": "Bash", "ruleContent": prefix::suggested_rule(command)}], "behavior": "allow", "destination": "localSettings"}),
                 ];
+                // A command no rule speaks for: 2.1.235's own reason, which is also its refusal.
+                let (mut reason, mut reason_type) = (None, None);
                 let unanswered = match &written {
                     Some((name, path)) => {
                         let dir = path.parent().unwrap_or(&self.cwd).display().to_string();
@@ -308,16 +325,17 @@ impl Permissions {
                         )
                     }
                     None => {
-                        "Claude requested permissions to use Bash, but you haven't granted it yet."
-                            .into()
+                        reason = Some(NEEDS_APPROVAL.to_owned());
+                        reason_type = Some("other");
+                        NEEDS_APPROVAL.to_owned()
                     }
                 };
                 Decision::Ask(Prompt {
                     unanswered,
                     suggestions,
                     blocked_path: written.map(|(_, p)| p),
-                    reason: None,
-                    reason_type: None,
+                    reason,
+                    reason_type,
                     message: None,
                 })
             }
@@ -372,6 +390,7 @@ fn refuse(message: String, reason_type: &'static str) -> Decision {
     Decision::Refuse(Refusal {
         message,
         kind: RefusalKind::Denied(reason_type),
+        reason: None,
     })
 }
 

@@ -12,7 +12,20 @@ use super::{object_schema, Access, Tool, ToolContext, ToolError, ToolOutput};
 use crate::agents::{self, Agents, Launch, Outcome, Status};
 use crate::worktree;
 
-pub struct Agent;
+pub struct Agent {
+    /// `run_in_background` is in the schema: 2.1.235 drops it when its fork-subagent mode is on
+    /// (a terminal session, or `CLAUDE_CODE_FORK_SUBAGENT`) and when background tasks are off.
+    pub background_choice: bool,
+}
+
+/// The Agent tool of `-p` sessions.
+pub const AGENT: Agent = Agent {
+    background_choice: true,
+};
+/// The Agent tool without `run_in_background`.
+pub const AGENT_NO_BACKGROUND_CHOICE: Agent = Agent {
+    background_choice: false,
+};
 
 /// The first line of a launch record (2.1.235's words: a host may look for them).
 pub const LAUNCHED: &str = "Async agent launched successfully.";
@@ -33,7 +46,7 @@ impl Tool for Agent {
     }
 
     fn input_schema(&self) -> Value {
-        object_schema(
+        let mut schema = object_schema(
             json!({
                 "description": {"description": "A few words naming the task.", "type": "string"},
                 "prompt": {"description": "The whole task for the agent.", "type": "string"},
@@ -44,7 +57,13 @@ impl Tool for Agent {
                 "cwd": {"description": "A directory for the agent to work in instead of this one; not with isolation.", "type": "string"},
             }),
             &["description", "prompt"],
-        )
+        );
+        if !self.background_choice {
+            if let Some(props) = schema["properties"].as_object_mut() {
+                props.shift_remove("run_in_background");
+            }
+        }
+        schema
     }
 
     fn access(&self, _input: &Value, _ctx: &ToolContext) -> Access {

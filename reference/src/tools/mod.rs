@@ -21,10 +21,13 @@ mod plan_mode;
 mod projects;
 mod read;
 mod read_media;
+mod report_findings;
+mod schedule_wakeup;
 pub mod schema;
 mod send_message;
 mod send_user_message;
 mod skill;
+mod surface;
 mod task_output;
 mod task_stop;
 mod tasks;
@@ -44,6 +47,8 @@ pub use claude_design::slash_command as design_command;
 pub use file_state::FileState;
 pub use persist::{cwd_slug, project_dir as persist_project_dir};
 pub use pipeline::{run_tool, ToolResult};
+pub use surface::{background_tasks, blanket_rules, fork_subagent, only_list};
+pub use tasks::reminder_lines as task_reminder_lines;
 
 use crate::host::Host;
 use crate::limits::Limit;
@@ -190,6 +195,7 @@ impl ToolContext {
             input,
             tool_use_id: &self.tool_use_id,
             description: None,
+            about: "",
             prompt: &prompt,
             interactive: true,
         }))
@@ -364,6 +370,19 @@ pub struct Offer {
     pub mcp_resources: bool,
     /// Artifact: `CLAUDE_CODE_ARTIFACT` asks for it (seed 004 §Artifact).
     pub artifact: bool,
+    /// 2.1.235's fork-subagent mode: on at a terminal, or with `CLAUDE_CODE_FORK_SUBAGENT` (see
+    /// `fork_subagent`); Agent then has no `run_in_background`.
+    pub fork_subagent: bool,
+    /// Background tasks are allowed (`CLAUDE_CODE_DISABLE_BACKGROUND_TASKS` unset); without
+    /// them Agent has no `run_in_background` either.
+    pub background_tasks: bool,
+    /// `--tools`: only these built-ins (by name or alias) are on offer; `None` for all of them.
+    /// Naming Glob or Grep offers it, as `--allowedTools` does.
+    pub only: Option<&'static [String]>,
+    /// Tools a blanket `--disallowedTools` rule (a name without a pattern) takes out of tools[],
+    /// as 2.1.235 does (recorded: tools.surface/disallowed); a rule with a pattern leaves the
+    /// tool on offer and only refuses matching calls.
+    pub denied: &'static [String],
 }
 
 /// The built-in tools in the order `tools[]` lists them (alphabetical, as the real binary does).
@@ -371,13 +390,21 @@ pub struct Offer {
 /// names one of them; otherwise its shell has the embedded search commands instead).
 pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
     let mut tools: Vec<&'static dyn Tool> = vec![
-        &agent::Agent,
+        if offer.fork_subagent || !offer.background_tasks {
+            &agent::AGENT_NO_BACKGROUND_CHOICE
+        } else {
+            &agent::AGENT
+        },
         &bash::Bash,
         &send_message::SendMessage,
         &task_output::TaskOutput,
         &task_stop::TaskStop,
         &edit::Edit,
         &read::Read,
+        // Not in seed 004; 2.1.235 offers both in every session (recorded: every run's tools[];
+        // ScheduleWakeup is deferred under tool search).
+        &report_findings::ReportFindings,
+        &schedule_wakeup::ScheduleWakeup,
         &skill::Skill,
         // Offered by default as 2.1.235 does (recorded: every loopback run's tools[]); deferred
         // when tool search is on.
@@ -387,7 +414,12 @@ pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
         &web_search::WebSearch,
         &write::Write,
     ];
-    if offer.search_tools {
+    let listed = |name: &str| {
+        offer
+            .only
+            .is_some_and(|only| only.iter().any(|n| n == name))
+    };
+    if offer.search_tools || listed("Glob") || listed("Grep") {
         tools.extend([&glob::Glob as &dyn Tool, &grep::Grep]);
     }
     if offer.todo {
@@ -455,6 +487,10 @@ pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
     if offer.plan_mode {
         tools.retain(|t| !pipeline::PLAN_WITHDRAWN.contains(&t.name()));
     }
+    if let Some(only) = offer.only {
+        tools.retain(|t| surface::named(*t, only));
+    }
+    tools.retain(|t| !surface::named(*t, offer.denied));
     tools.sort_by_key(|t| t.name());
     tools
 }

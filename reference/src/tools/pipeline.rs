@@ -27,11 +27,14 @@ pub struct ToolResult {
     pub interrupted: bool,
 }
 
+/// A decision's `decision_reason_type` and, when it has one, its explanation.
+pub type Reason = (&'static str, Option<String>);
+
 /// A refused call, as the session reports it.
 pub struct Denial {
-    /// A `permission_denied` event: its message and `decision_reason_type`. Refusals the user
-    /// gave in answer to a question have none (only the denials entry).
-    pub event: Option<(String, Option<&'static str>)>,
+    /// A `permission_denied` event: its message and the decision's type and explanation.
+    /// Refusals the user gave in answer to a question have none (only the denials entry).
+    pub event: Option<(String, Option<Reason>)>,
 }
 
 impl ToolResult {
@@ -57,7 +60,7 @@ impl ToolResult {
     fn refused(
         id: &str,
         message: String,
-        event: Option<Option<&'static str>>,
+        event: Option<Option<Reason>>,
         meta: &'static str,
     ) -> Self {
         let mut result = ToolResult::error(id, message.clone(), false);
@@ -155,7 +158,7 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
             return ToolResult::refused(
                 id,
                 PLAN_MODE_REFUSAL.into(),
-                Some(Some("mode")),
+                Some(Some(("mode", None))),
                 "permission-rule",
             );
         }
@@ -210,9 +213,12 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
         Decision::Refuse(refusal) => {
             return match refusal.kind {
                 RefusalKind::ToolError => ToolResult::error(id, refusal.message, true),
-                RefusalKind::Denied(reason) => {
-                    ToolResult::refused(id, refusal.message, Some(Some(reason)), "permission-rule")
-                }
+                RefusalKind::Denied(kind) => ToolResult::refused(
+                    id,
+                    refusal.message,
+                    Some(Some((kind, refusal.reason))),
+                    "permission-rule",
+                ),
                 RefusalKind::Unanswered => {
                     ToolResult::refused(id, refusal.message, Some(None), "user-rejected")
                 }
@@ -285,10 +291,11 @@ fn ask(
     ctx: &mut ToolContext,
 ) -> Result<Option<Value>, Box<ToolResult>> {
     let Some(host) = ctx.host.clone() else {
+        // Nobody to ask: the question's own reason (a safety check's) goes with the denial.
         return Err(Box::new(ToolResult::refused(
             id,
             prompt.unanswered.clone(),
-            Some(None),
+            Some(prompt.reason_type.map(|kind| (kind, prompt.reason.clone()))),
             "user-rejected",
         )));
     };
@@ -298,6 +305,7 @@ fn ask(
         input,
         tool_use_id: id,
         description: describe(name, input, &ctx.cwd),
+        about: tool.description(),
         prompt,
         interactive: false,
     };

@@ -117,7 +117,8 @@ impl Tool for WebFetch {
                     config.api_key.clone(),
                     config.oauth_token.clone(),
                     config.session_id.clone(),
-                );
+                )
+                .with_role(crate::api::wire::Role::Helper);
                 let body = apply::request(&config.session_id, &page.content, &prompt);
                 let answer = agents
                     .runtime

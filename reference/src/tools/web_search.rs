@@ -110,7 +110,8 @@ impl Tool for WebSearch {
             config.api_key.clone(),
             config.oauth_token.clone(),
             config.session_id.clone(),
-        );
+        )
+        .with_role(crate::api::wire::Role::Helper);
         let body = helper_request(&config.model, &config.session_id, &query, input);
         let answer = agents
             .runtime
@@ -161,10 +162,13 @@ fn helper_request(model: &str, session_id: &str, query: &str, input: &Value) -> 
         "messages": [{"role": "user", "content": [
             {"type": "text", "text": format!("{HELPER_USER}{query}")},
         ]}],
-        "system": [{"type": "text", "text": HELPER_SYSTEM}],
+        "system": [
+            {"type": "text", "text": crate::agent::prompt::identity()},
+            {"type": "text", "text": HELPER_SYSTEM},
+        ],
         "tools": [server_tool],
         "tool_choice": {"type": "tool", "name": "web_search"},
-        "metadata": {"user_id": json!({"session_id": session_id}).to_string()},
+        "metadata": crate::api::wire::metadata(session_id),
         "max_tokens": limits::API_MAX_TOKENS.get(),
         "thinking": {"type": "disabled"},
         "temperature": 1,

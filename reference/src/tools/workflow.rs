@@ -224,9 +224,10 @@ resuming it. Each run's journal.jsonl in its transcript directory holds every ag
     /// are bypassed (seed 004: "named workflow 进入 Workflow(name) 的 deny/ask/allow rule；默认仍
     /// 要求审阅"; recorded).
     fn check_permissions(&self, input: &Value, ctx: &mut ToolContext) -> ToolCheck {
+        // 2.1.235's review ask gives no decision reason (its permission_denied names no type).
         let review = || ToolCheck::Ask {
             message: REVIEW.into(),
-            reason: REVIEW.into(),
+            reason: String::new(),
         };
         let name = given(input, "scriptPath").map_or_else(|| given(input, "name"), |_| None);
         let rules = &ctx.permissions.rules;

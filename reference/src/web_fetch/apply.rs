@@ -42,7 +42,7 @@ pub fn request(session_id: &str, content: &str, prompt: &str) -> Value {
         ]}],
         "system": [{"type": "text", "text": SYSTEM}],
         "tools": [],
-        "metadata": {"user_id": json!({"session_id": session_id}).to_string()},
+        "metadata": crate::api::wire::metadata(session_id),
         "max_tokens": limits::API_MAX_TOKENS.get(),
         "thinking": {"type": "disabled"},
         "temperature": 1,

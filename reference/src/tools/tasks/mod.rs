@@ -21,6 +21,24 @@ fn registry(ctx: &ToolContext) -> store::Registry {
     store::Registry::for_session(&ctx.home, &ctx.session_id)
 }
 
+/// The session's tasks as the task-tools reminder lists them (`#id. [status] subject`); an
+/// unreadable registry lists none.
+pub fn reminder_lines(ctx: &ToolContext) -> Vec<String> {
+    registry(ctx)
+        .list()
+        .unwrap_or_default()
+        .iter()
+        .map(|t| {
+            format!(
+                "#{}. [{}] {}",
+                t.id(),
+                t.status(),
+                t.text("subject").unwrap_or_default()
+            )
+        })
+        .collect()
+}
+
 /// A registry failure as the tool error the model sees: plain text, as 2.1.235 shows a thrown
 /// error.
 fn failed(e: store::StoreError) -> ToolError {

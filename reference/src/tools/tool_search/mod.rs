@@ -3,6 +3,7 @@
 //! back from the history at each request's assembly, and from then on each loaded tool rides in
 //! tools[] in its usual place, marked `defer_loading`. Recorded on 2.1.235 (recon toolsearch14).
 
+mod decide;
 mod rank;
 
 use std::collections::BTreeSet;
@@ -12,6 +13,7 @@ use serde_json::{json, Value};
 use super::{object_schema, Access, Tool, ToolContext, ToolError, ToolOutput};
 use crate::limits::{self, Limit};
 use crate::mcp::McpTool;
+pub use decide::enabled;
 use rank::Entry;
 
 pub const NAME: &str = "ToolSearch";
@@ -25,7 +27,9 @@ const DEFERRED_BUILTINS: &[&str] = &[
     "CronCreate",
     "CronDelete",
     "CronList",
+    "EnterPlanMode",
     "EnterWorktree",
+    "ExitPlanMode",
     "ExitWorktree",
     "ListMcpResourcesTool",
     "LSP",
@@ -70,13 +74,6 @@ const HINTS: &[(&str, &str)] = &[
 
 /// The entry the API needs to keep deferred loading on, spliced in before the last tool.
 const PLACEHOLDER_NAME: &str = "DeferredToolPlaceholder";
-
-/// Whether `ENABLE_TOOL_SEARCH` turns tool search on (against a non-Anthropic base URL 2.1.235
-/// needs it: `true`, `1` or an `auto` form).
-pub fn enabled() -> bool {
-    std::env::var("ENABLE_TOOL_SEARCH")
-        .is_ok_and(|v| matches!(v.as_str(), "true" | "1") || v.starts_with("auto"))
-}
 
 /// The session's tool search: on or off, what this request's history loaded, and the catalog
 /// ToolSearch searches (both as of the last assembly).
