@@ -19,7 +19,8 @@ pub const SUITE_FILE: &str = "trace-differences.toml";
 pub struct TraceDifference {
     /// The target it holds for: `claude@2.1.235`, or `claude` for any real binary.
     pub target: String,
-    /// A regular expression; every differing trace line it matches, on either side, is accepted.
+    /// A regular expression over trace lines: what it matches is erased from both traces before
+    /// they are compared (a line left blank is dropped), so it accepts exactly what it names.
     pub lines: String,
     /// Why the targets differ here; a difference without one is refused.
     pub reason: String,
@@ -175,30 +176,38 @@ pub fn compare(
     own: &[TraceDifference],
     suite: &[TraceDifference],
 ) -> Comparison {
-    let diff = similar::TextDiff::from_lines(ours, theirs);
-    let changed: Vec<String> = diff
-        .iter_all_changes()
-        .filter_map(|c| match c.tag() {
-            similar::ChangeTag::Equal => None,
-            similar::ChangeTag::Delete => Some(format!("-{}", c.value().trim_end_matches('\n'))),
-            similar::ChangeTag::Insert => Some(format!("+{}", c.value().trim_end_matches('\n'))),
-        })
-        .collect();
+    let changed = changed_lines(ours, theirs);
     let candidates: Vec<(&TraceDifference, bool)> = own
         .iter()
         .map(|d| (d, true))
         .chain(suite.iter().map(|d| (d, false)))
         .filter(|(d, _)| d.holds_for(target) && d.applies_to(id))
         .collect();
-    let mut matched = vec![0usize; candidates.len()];
-    let mut unexplained = Vec::new();
-    for line in &changed {
-        // The line without its `-`/`+`: a pattern describes trace text, not the diff's marks.
-        match candidates.iter().position(|(d, _)| d.matches(&line[1..])) {
-            Some(i) => matched[i] += 1,
-            None => unexplained.push(line.clone()),
+    // Each named difference erases what it matches from both traces; what still differs then is
+    // unexplained. So `"DesignSync", ` names one entry of a list line without excusing the rest
+    // of that line, and a pattern that matches a whole line drops it.
+    let erase = |trace: &str| -> String {
+        let mut out = String::new();
+        for line in trace.lines() {
+            let mut line = line.to_owned();
+            for (d, _) in &candidates {
+                if let Some(p) = &d.pattern {
+                    line = p.replace_all(&line, "").into_owned();
+                }
+            }
+            if !line.trim().is_empty() {
+                out.push_str(&line);
+                out.push('\n');
+            }
         }
-    }
+        out
+    };
+    let (ours_left, theirs_left) = (erase(ours), erase(theirs));
+    let unexplained = changed_lines(&ours_left, &theirs_left);
+    let matched: Vec<usize> = candidates
+        .iter()
+        .map(|(d, _)| changed.iter().filter(|l| d.matches(&l[1..])).count())
+        .collect();
     let named: Vec<NamedUse> = candidates
         .iter()
         .zip(&matched)
@@ -234,6 +243,21 @@ pub fn compare(
         named,
         gone,
     }
+}
+
+/// The lines of a line diff: `-` ours, `+` theirs.
+fn changed_lines(ours: &str, theirs: &str) -> Vec<String> {
+    similar::TextDiff::from_lines(ours, theirs)
+        .iter_all_changes()
+        .filter_map(|c| {
+            let mark = match c.tag() {
+                similar::ChangeTag::Equal => return None,
+                similar::ChangeTag::Delete => '-',
+                similar::ChangeTag::Insert => '+',
+            };
+            Some(format!("{mark}{}", c.value().trim_end_matches('\n')))
+        })
+        .collect()
 }
 
 /// Compares the stored snapshots of `target` (kept in `snapshots/<target_dir>/`) with the
@@ -325,7 +349,7 @@ mod tests {
 
     #[test]
     fn a_named_difference_accepts_the_lines_it_matches_on_both_sides() {
-        let suite = [named("claude", r"^\s*Agent\(", false)];
+        let suite = [named("claude", r"^\s*Agent\(.*", false)];
         let c = compare("x", "claude@2.1.235", OURS, THEIRS, &[], &suite);
         assert_eq!(c.outcome, Outcome::EqualExceptNamed);
         assert_eq!(c.named[0].matched, 2);
@@ -333,8 +357,24 @@ mod tests {
     }
 
     #[test]
+    fn a_named_entry_of_a_list_line_does_not_excuse_the_rest_of_the_line() {
+        let ours = "tools: Bash, Read\n";
+        let theirs = "tools: Bash, DesignSync, Read\n";
+        let suite = [named("claude", "DesignSync, ", false)];
+        let c = compare("x", "claude@2.1.235", ours, theirs, &[], &suite);
+        assert_eq!(c.outcome, Outcome::EqualExceptNamed);
+        let theirs = "tools: Bash, DesignSync, Read, Write\n";
+        let c = compare("x", "claude@2.1.235", ours, theirs, &[], &suite);
+        assert_eq!(c.outcome, Outcome::Differs);
+        assert_eq!(
+            c.unexplained,
+            ["-tools: Bash, Read", "+tools: Bash, Read, Write"]
+        );
+    }
+
+    #[test]
     fn a_pending_difference_still_counts_as_differing_without_failing() {
-        let suite = [named("claude@2.1.235", "Agent", true)];
+        let suite = [named("claude@2.1.235", r"^  Agent\(.*", true)];
         let c = compare("x", "claude@2.1.235", OURS, THEIRS, &[], &suite);
         assert_eq!(c.outcome, Outcome::DiffersPending);
         assert!(!c.failed());

@@ -7,7 +7,13 @@
 /// `(label, phrases)`: a reminder containing any phrase is of that kind; the first kind wins.
 const KINDS: &[(&str, &[&str])] = &[
     ("total-tokens", &["<total_tokens>"]),
-    ("agent-types", &["Available agent types for the Agent tool"]),
+    (
+        "agent-types",
+        &[
+            "Available agent types for the Agent tool",
+            "Agent types the Agent tool can launch",
+        ],
+    ),
     (
         "skills",
         &["The following skills are available for use with the Skill tool"],
@@ -35,10 +41,16 @@ const KINDS: &[(&str, &[&str])] = &[
     ),
     (
         "task-tools-unused",
-        &["The task tools haven't been used recently"],
+        &[
+            "The task tools haven't been used recently",
+            "No task tool has been called for a while",
+        ],
     ),
-    ("plan-mode", &["Plan mode is active"]),
-    ("plan-mode-exited", &["## Exited Plan Mode"]),
+    ("plan-mode", &["Plan mode is active", "Planning mode is on"]),
+    (
+        "plan-mode-exited",
+        &["## Exited Plan Mode", "Planning mode has ended"],
+    ),
     ("file-changed", &["changed on disk since you last read it"]),
     (
         "mcp-instructions",
@@ -52,6 +64,20 @@ const KINDS: &[(&str, &[&str])] = &[
         &["A message from the agent that launched you arrived"],
     ),
     ("file-contents", &["Contents of "]),
+];
+
+/// The kinds a client appends to the last tool_result of a round, after the tool's own text. Not
+/// `agent-mail`: a message for an agent arrives in its tool result, and checks read it there.
+pub const APPENDED: &[&str] = &[
+    "total-tokens",
+    "task-tools-unused",
+    "plan-mode-exited",
+    "plan-mode",
+    "skills",
+    "mcp-instructions",
+    "agent-types",
+    "task-notification",
+    "deferred-tools",
 ];
 
 /// The kind's label, or `None` for a reminder no kind knows.
@@ -85,7 +111,10 @@ mod tests {
     #[test]
     fn an_unknown_reminder_shows_its_length_so_it_still_differs() {
         let text = "<system-reminder>\nsomething new\n</system-reminder>";
-        assert_eq!(label(text), format!("system-reminder({} chars)", text.len()));
+        assert_eq!(
+            label(text),
+            format!("system-reminder({} chars)", text.len())
+        );
     }
 
     #[test]

@@ -61,8 +61,8 @@ static MCP_BLOB: LazyLock<Regex> =
 static PIN_REF: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(ref\\?":\\?")[0-9a-f]{6}"#).unwrap());
 
-/// Event keys whose values change from run to run (ids, clocks), or are traced on a line of their
-/// own (`result`).
+/// Event keys whose values change from run to run (ids, clocks, a racy sum), or are traced on a
+/// line of their own (`result`).
 const VOLATILE_EVENT_KEYS: &[&str] = &[
     "session_id",
     "uuid",
@@ -75,6 +75,9 @@ const VOLATILE_EVENT_KEYS: &[&str] = &[
     "ttft_ms",
     "ttft_stream_ms",
     "time_to_request_ms",
+    // Summed when the result prints: an agent's last request may land before or after that
+    // (`agents.loop`); `modelUsage` carries each model's cost.
+    "total_cost_usd",
 ];
 
 /// Replaces run paths, UUIDs, dates, temp paths and agent ids with placeholders.
@@ -373,9 +376,9 @@ fn conversation(
                 continue;
             }
             let mut rendered: Vec<String> = blocks.iter().map(|b| block(run, b, prompt)).collect();
-            let appended = blocks.iter().filter_map(|b| {
-                wire::split_appended_reminder(b["content"].as_str().unwrap_or("")).1
-            });
+            let appended = blocks
+                .iter()
+                .flat_map(|b| wire::split_appended_reminder(b["content"].as_str().unwrap_or("")).1);
             for note in appended {
                 rendered.push(format!(
                     "{} appended to the last result",

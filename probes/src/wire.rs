@@ -104,28 +104,39 @@ pub fn tool_result_text(block: &Value) -> String {
     }
 }
 
-/// The tool's own result: the text without a context note the client appended after it (the real
-/// binary adds a `<system-reminder>` with the remaining token budget to the last result of a
-/// message). Checks compare this; traces show the note apart.
+/// The tool's own result: the text without the context notes the client appended after it (the
+/// real binary ends the last result of a message with `<system-reminder>`s: the remaining token
+/// budget, a task nudge, plan mode). Checks compare this; traces show the notes apart.
 pub fn tool_result_own_text(block: &Value) -> String {
     split_appended_reminder(&tool_result_text(block))
         .0
         .to_owned()
 }
 
-/// `text` as (the tool's own text, the `\n\n<system-reminder>…` the client appended, if any).
-pub fn split_appended_reminder(text: &str) -> (&str, Option<&str>) {
-    // Only the per-turn budget reminder is the client's own appendix; other reminders (a rule a
-    // Read brought in) are part of the result a check looks at.
-    match text.rfind("\n\n<system-reminder>") {
-        Some(at)
-            if text.trim_end().ends_with("</system-reminder>")
-                && text[at..].contains("<total_tokens>") =>
+/// `text` as (the tool's own text, the `\n\n<system-reminder>…` notes the client appended, in
+/// order). A note is the client's only if its kind is one a client appends to a round
+/// (`reminders::APPENDED`): a rule a Read brought in is part of the result a check looks at.
+pub fn split_appended_reminder(text: &str) -> (&str, Vec<&str>) {
+    let mut own = text.trim_end();
+    let mut notes = Vec::new();
+    while let Some(at) = own.rfind("\n\n<system-reminder>") {
+        let note = &own[at + 2..];
+        let single =
+            note.ends_with("</system-reminder>") && note.matches("<system-reminder>").count() == 1;
+        if !single
+            || !crate::reminders::kind(note)
+                .is_some_and(|k| crate::reminders::APPENDED.contains(&k))
         {
-            (&text[..at], Some(&text[at..]))
+            break;
         }
-        _ => (text, None),
+        notes.push(note);
+        own = &own[..at];
     }
+    if notes.is_empty() {
+        return (text, notes);
+    }
+    notes.reverse();
+    (own, notes)
 }
 
 pub fn is_error(block: &Value) -> bool {
@@ -180,5 +191,17 @@ mod tool_search_tests {
             ["Read", "NotebookEdit(deferred)"]
         );
         assert_eq!(Request(&body).tool_names(), ["Read", "NotebookEdit"]);
+    }
+
+    #[test]
+    fn the_clients_notes_come_off_a_result_and_a_rule_the_tool_read_stays() {
+        let budget = "<system-reminder>\n<total_tokens>9 tokens left</total_tokens>\n</system-reminder>";
+        let nudge = "<system-reminder>\nThe task tools haven't been used recently.\n</system-reminder>";
+        let rule = "<system-reminder>\nContents of /x/.claude/rules/a.md:\n\nA\n</system-reminder>";
+        let text = format!("out\n\n{rule}\n\n{nudge}\n\n{budget}");
+        let (own, notes) = split_appended_reminder(&text);
+        assert_eq!(own, format!("out\n\n{rule}"));
+        assert_eq!(notes, [nudge, budget]);
+        assert_eq!(split_appended_reminder("plain").1.len(), 0);
     }
 }

@@ -95,7 +95,7 @@ pub fn tool_of(card: &Card) -> String {
     let title = card.title.as_str();
     let tool = match title {
         "Bash command" => "Bash",
-        "Create file" => "Write",
+        "Create file" | "Overwrite file" => "Write",
         "Edit file" => "Edit",
         "Exit plan mode?" | "Ready to code?" => "ExitPlanMode",
         t if t.contains('☐') || t.contains('☒') => "AskUserQuestion",
@@ -219,6 +219,13 @@ Enter to select · ↑/↓ to navigate · Esc to cancel
         assert_eq!(tool_of(&card), "AskUserQuestion");
         assert_eq!(card.options.len(), 4);
         assert_eq!(card.key_for(|l| l.starts_with("Type something")), Some('3'));
+    }
+
+    #[test]
+    fn a_write_over_an_existing_file_is_a_write_card() {
+        let screen = "────────────\n Overwrite file\n notes.txt\n Do you want to overwrite notes.txt?\n ❯ 1. Yes\n   2. No\n\n Esc to cancel · Tab to amend\n";
+        let card = card(screen).expect("a card");
+        assert_eq!(tool_of(&card), "Write");
     }
 
     #[test]
