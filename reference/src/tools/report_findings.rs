@@ -193,14 +193,7 @@ fn finding_issue(i: usize, finding: &Value) -> Option<Issue> {
 }
 
 fn wrong_type(label: &str, path: Value, expected: &str, value: &Value) -> Issue {
-    let got = match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    };
+    let got = super::schema::type_name(value);
     Issue {
         sentence: Some(format!(
             "The parameter `{label}` type is expected as `{expected}` but provided as `{got}`"
