@@ -10,6 +10,14 @@ use probes::report::Status;
 use probes::{Scenario, Target};
 
 fn run(path: &Path) -> datatest_stable::Result<()> {
+    // The suite's named trace differences sit beside the scenarios; here they only need to load.
+    if path
+        .file_name()
+        .is_some_and(|n| n == probes::parity::SUITE_FILE)
+    {
+        probes::parity::load_suite(path.parent().expect("has a parent"))?;
+        return Ok(());
+    }
     let mut scenario = Scenario::load(path)?;
     let target = Target::reference(PathBuf::from(env!("CARGO_BIN_EXE_claude-reference")));
     if !scenario.applies_to(target.kind) {
