@@ -78,6 +78,8 @@ const VOLATILE_EVENT_KEYS: &[&str] = &[
     // Summed when the result prints: an agent's last request may land before or after that
     // (`agents.loop`); `modelUsage` carries each model's cost.
     "total_cost_usd",
+    // A remote session's init reports how long each start-up phase took.
+    "startup_timing",
 ];
 
 /// Replaces run paths, UUIDs, dates, temp paths and agent ids with placeholders.
