@@ -474,7 +474,7 @@ fn user_id_shape(id: &Value) -> Value {
                 .join(" "),
         ),
         Some(_) => Value::String("a string".into()),
-        None => Value::String(format!("{}", json_type(id))),
+        None => Value::String(json_type(id).into()),
     }
 }
 

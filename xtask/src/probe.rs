@@ -90,23 +90,21 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
         snapshots,
         args.accept,
     ));
-    let parity_ok = compare_with_reference(&mut results, &scenarios, &suite);
+    let mut parity_ok = compare_with_reference(&mut results, &scenarios, &suite);
 
     let reports: Vec<&Report> = results.iter().map(|(r, _)| r).collect();
     print_summary(&reports, &targets, started.elapsed().as_secs_f64());
     let whole_suite = args.filter.is_empty() && args.scenarios.is_none();
-    let mut parity_ok = parity_ok;
-    for target in targets.iter().filter(|t| t.name != "reference") {
-        if targets.iter().any(|t| t.name == "reference") {
-            let rows: Vec<(&str, Option<&probes::parity::Comparison>)> = results
-                .iter()
-                .filter(|(r, _)| r.target == target.name && r.status != Status::Skip)
-                .map(|(r, _)| (r.id.as_str(), r.parity.as_ref()))
-                .collect();
-            parity_ok &= crate::parity::print(&target.name, &rows, &suite, whole_suite, false);
-        }
-    }
     let others: Vec<&Target> = targets.iter().filter(|t| t.name != "reference").collect();
+    let reference_ran = others.len() < targets.len();
+    for target in others.iter().filter(|_| reference_ran) {
+        let rows: Vec<(&str, Option<&probes::parity::Comparison>)> = results
+            .iter()
+            .filter(|(r, _)| r.target == target.name && r.status != Status::Skip)
+            .map(|(r, _)| (r.id.as_str(), r.parity.as_ref()))
+            .collect();
+        parity_ok &= crate::parity::print(&target.name, &rows, &suite, whole_suite, false);
+    }
     if others.len() > 1 {
         print_comparison(&results, &others);
     }
