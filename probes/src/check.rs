@@ -380,6 +380,10 @@ impl CheckSpec {
             )?,
             CheckKind::Result | CheckKind::Pairing | CheckKind::Stderr | CheckKind::Stdout => {}
         }
+        if let Some(differs) = &self.differs {
+            crate::version::refuse_overlaps(differs.keys().map(String::as_str))
+                .map_err(|e| ("differs", e))?;
+        }
         for (target, spec) in self.differs.iter().flatten() {
             if spec.reason.as_deref().unwrap_or("").trim().is_empty() {
                 return Err(("differs", format!("`{target}` needs a one-line `reason`")));
@@ -478,10 +482,13 @@ impl CheckSpec {
     }
 
     fn difference_for(&self, target: &str) -> Option<&CheckSpec> {
-        let differs = self.differs.as_ref()?;
-        differs
-            .get(target)
-            .or_else(|| differs.get(crate::target::Target::family(target)))
+        // Keys were refused at load when two could apply to one target, so the first match is
+        // the only one.
+        self.differs.as_ref()?.iter().find_map(|(key, spec)| {
+            crate::version::TargetKey::parse(key)
+                .is_ok_and(|k| k.matches(target))
+                .then_some(spec)
+        })
     }
 
     pub fn describe(&self) -> String {
@@ -1032,6 +1039,22 @@ mod tests {
         assert_eq!(over.equals, Some(Value::String(String::new())));
         assert_eq!(over.contains, None, "the seed's contains is not inherited");
         assert_eq!(over.kind, Some(CheckKind::Stderr), "other fields are");
+    }
+
+    #[test]
+    fn a_difference_is_keyed_by_a_version_requirement_and_overlaps_are_refused() {
+        let ranged = spec(
+            "kind = \"stderr\"\ncontains = \"cap\"\ndiffers.\"claude@>=2.1.235, <2.1.300\" = { reason = \"r\", equals = \"\" }\n",
+        );
+        assert!(ranged.validate().is_ok());
+        assert!(ranged.difference_for("claude@2.1.299").is_some());
+        assert!(ranged.difference_for("claude@2.1.300").is_none());
+        let overlapping = spec(
+            "kind = \"stderr\"\ncontains = \"cap\"\ndiffers.claude = { reason = \"r\", equals = \"\" }\ndiffers.\"claude@2.1.235\" = { reason = \"s\", equals = \"x\" }\n",
+        );
+        let (field, e) = overlapping.validate().unwrap_err();
+        assert_eq!(field, "differs");
+        assert!(e.contains("`claude` and `claude@2.1.235` overlap"), "{e}");
     }
 
     #[test]

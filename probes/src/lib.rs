@@ -25,6 +25,7 @@ pub mod scenario;
 pub mod snapshot;
 pub mod target;
 pub mod trace;
+pub mod version;
 pub mod wire;
 
 pub use check::{evaluate, CheckOutcome};

@@ -17,7 +17,8 @@ pub const SUITE_FILE: &str = "trace-differences.toml";
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TraceDifference {
-    /// The target it holds for: `claude@2.1.235`, or `claude` for any real binary.
+    /// The targets it holds for: `claude@2.1.235`, a range such as `claude@>=2.1.235, <2.1.300`,
+    /// or `claude` for any real binary (`version::TargetKey`).
     pub target: String,
     /// A regular expression over trace lines: what it matches is erased from both traces before
     /// they are compared (a line left blank is dropped), so it accepts exactly what it names.
@@ -31,6 +32,8 @@ pub struct TraceDifference {
     /// Suite file only: the scenario ids (a regular expression) it applies to; all when absent.
     #[serde(default)]
     pub scenarios: Option<String>,
+    #[serde(skip)]
+    key: Option<crate::version::TargetKey>,
     #[serde(skip)]
     pattern: Option<Regex>,
     #[serde(skip)]
@@ -50,6 +53,10 @@ impl TraceDifference {
                 "{where_}: `lines` is empty and would match every line"
             ));
         }
+        self.key = Some(
+            crate::version::TargetKey::parse(&self.target)
+                .map_err(|e| format!("{where_}: `target`: {e}"))?,
+        );
         self.pattern = Some(
             Regex::new(&self.lines)
                 .map_err(|e| format!("{where_}: `lines` is not a regular expression: {e}"))?,
@@ -65,7 +72,7 @@ impl TraceDifference {
     }
 
     fn holds_for(&self, target: &str) -> bool {
-        self.target == target || self.target == crate::target::Target::family(target)
+        self.key.as_ref().is_some_and(|k| k.matches(target))
     }
 
     fn applies_to(&self, id: &str) -> bool {
@@ -316,6 +323,7 @@ mod tests {
             reason: "because".into(),
             pending,
             scenarios: None,
+            key: None,
             pattern: None,
             scope: None,
         };
@@ -354,6 +362,15 @@ mod tests {
         assert_eq!(c.outcome, Outcome::EqualExceptNamed);
         assert_eq!(c.named[0].matched, 2);
         assert!(!c.failed());
+    }
+
+    #[test]
+    fn a_named_difference_holds_only_for_the_versions_its_target_names() {
+        let suite = [named("claude@>=2.1.235, <2.1.300", r"^\s*Agent\(.*", false)];
+        let inside = compare("x", "claude@2.1.299", OURS, THEIRS, &[], &suite);
+        assert_eq!(inside.outcome, Outcome::EqualExceptNamed);
+        let outside = compare("x", "claude@2.1.300", OURS, THEIRS, &[], &suite);
+        assert!(outside.failed(), "{outside:?}");
     }
 
     #[test]
