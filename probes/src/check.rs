@@ -201,6 +201,11 @@ pub struct CheckOutcome {
     /// Set when the target matched its own documented difference from the seed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expected_difference: Option<String>,
+    /// On a failure: the key of a difference named for other versions of this target's family
+    /// (`claude@2.1.235`) whose expectation holds here, so the same difference persists in this
+    /// version without being named for it (`cargo xtask adopt` widens that key).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub named_for_other_versions: Option<String>,
 }
 
 impl CheckOutcome {
@@ -211,6 +216,7 @@ impl CheckOutcome {
             ok,
             detail: detail.into(),
             expected_difference: None,
+            named_for_other_versions: None,
         }
     }
 }
@@ -481,6 +487,17 @@ impl CheckSpec {
         on_screen && self.channel.is_none_or(|c| c == channel)
     }
 
+    /// The key of a difference named for other versions of `target`'s family whose expectation
+    /// holds on `run`.
+    fn holding_difference_of_family(&self, target: &str, run: &RunOutcome) -> Option<String> {
+        let family = crate::target::Target::family(target);
+        self.differs.as_ref()?.iter().find_map(|(key, over)| {
+            let same_family = crate::version::TargetKey::parse(key)
+                .is_ok_and(|k| k.family() == family);
+            (same_family && check(&self.overlaid(over), run).is_ok()).then(|| key.clone())
+        })
+    }
+
     fn difference_for(&self, target: &str) -> Option<&CheckSpec> {
         // Keys were refused at load when two could apply to one target, so the first match is
         // the only one.
@@ -558,15 +575,19 @@ pub fn evaluate(spec: &CheckSpec, target: &str, run: &RunOutcome) -> CheckOutcom
     let name = spec.describe();
     let seed_verdict = check(spec, run);
     let Some(diff) = spec.difference_for(target) else {
-        return CheckOutcome::new(
-            name,
-            seed_verdict.is_ok(),
-            seed_verdict.err().unwrap_or_default(),
-        );
+        let ok = seed_verdict.is_ok();
+        let mut outcome = CheckOutcome::new(name, ok, seed_verdict.err().unwrap_or_default());
+        if !ok {
+            outcome.named_for_other_versions = spec.holding_difference_of_family(target, run);
+        }
+        return outcome;
     };
     let reason = diff.reason.clone().unwrap_or_default();
     match (check(&spec.overlaid(diff), run), seed_verdict) {
-        (Ok(()), _) => CheckOutcome { name, ok: true, detail: String::new(), expected_difference: Some(reason) },
+        (Ok(()), _) => CheckOutcome {
+            expected_difference: Some(reason),
+            ..CheckOutcome::new(name, true, "")
+        },
         (Err(_), Ok(())) => CheckOutcome::new(
             name,
             false,

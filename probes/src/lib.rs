@@ -5,6 +5,7 @@
 //! the stubs' sockets. Nothing here links the reference agent.
 
 pub mod account;
+pub mod changelog;
 pub mod check;
 mod check_json;
 pub mod git;
@@ -17,6 +18,7 @@ pub mod placeholders;
 pub mod probe;
 pub mod process;
 pub mod record;
+pub mod registry;
 pub mod reminders;
 pub mod render;
 pub mod report;

@@ -111,9 +111,29 @@ pub fn install_npm(version: &str, cache: &Path) -> Result<PathBuf> {
     let dir = cache.join(format!("claude@{version}"));
     let native = native_binary(&dir);
     if native.is_file() {
+        crate::registry::touch(&dir);
         return Ok(native);
     }
-    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let _lock = crate::registry::lock(cache)?;
+    // Another run may have installed it while this one waited for the lock.
+    if !native.is_file() {
+        npm_install(version, &dir)?;
+    }
+    crate::registry::touch(&dir);
+    for gone in crate::registry::evict(cache, &dir, crate::registry::budget_bytes()) {
+        eprintln!("cache over budget: removed {}", gone.display());
+    }
+    if !native.is_file() {
+        bail!(
+            "npm installed @anthropic-ai/claude-code@{version} but {} is missing",
+            native.display()
+        );
+    }
+    Ok(native)
+}
+
+fn npm_install(version: &str, dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     eprintln!(
         "installing @anthropic-ai/claude-code@{version} into {}",
         dir.display()
@@ -126,20 +146,14 @@ pub fn install_npm(version: &str, cache: &Path) -> Result<PathBuf> {
             "--loglevel=error",
             "--prefix",
         ])
-        .arg(&dir)
+        .arg(dir)
         .arg(format!("@anthropic-ai/claude-code@{version}"))
         .status()
         .context("cannot run npm: is Node.js installed?")?;
     if !status.success() {
         bail!("npm install @anthropic-ai/claude-code@{version} failed ({status})");
     }
-    if !native.is_file() {
-        bail!(
-            "npm installed @anthropic-ai/claude-code@{version} but {} is missing",
-            native.display()
-        );
-    }
-    Ok(native)
+    Ok(())
 }
 
 /// The platform package carries the real executable; the wrapper's `bin/claude.exe` is only a

@@ -217,7 +217,8 @@ fn stream_events(run: &RunOutcome, events: &[Value], out: &mut String) {
         };
         // A line per key, so a difference in one value is one line of a diff.
         for (key, value) in sorted_entries(event) {
-            if !VOLATILE_EVENT_KEYS.contains(&key) {
+            // Any `*_ms` value is a clock reading (2.1.304 adds `first_content_frame_ms`).
+            if !VOLATILE_EVENT_KEYS.contains(&key) && !key.ends_with("_ms") {
                 let value = redact(run, &keys_and_values(value));
                 writeln!(out, "  {kind} {key}: {value}").unwrap();
             }

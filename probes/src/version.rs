@@ -64,6 +64,11 @@ impl TargetKey {
         }
     }
 
+    /// `claude` in `claude@>=2.1.235`.
+    pub fn family(&self) -> &str {
+        &self.family
+    }
+
     /// A version both keys name, when there is one (the lowest); `None` when they are disjoint.
     pub fn overlap(&self, other: &TargetKey) -> Option<String> {
         if self.family != other.family {

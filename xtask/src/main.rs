@@ -1,6 +1,8 @@
 //! `cargo xtask <task>`: the project's tasks. `cargo xtask --help` lists them.
 
 mod bench;
+mod bisect;
+mod changes;
 mod parity;
 mod probe;
 mod render;
@@ -20,6 +22,8 @@ enum Task {
     Probe(probe::ProbeArgs),
     /// How the real binary's stored traces compare with the reference's (drop-in parity).
     Parity(parity::ParityArgs),
+    /// The first published version where a scenario's (or one check's) outcome changed.
+    Bisect(bisect::BisectArgs),
     /// Whole-process benchmarks against an anchor measured in the same run.
     Bench(bench::BenchArgs),
     /// Show a recorded run as the Brief main view and as the transcript.
@@ -32,6 +36,7 @@ fn main() -> std::process::ExitCode {
         Task::Probe(args) => probe::run(args),
         Task::Parity(args) => parity::run(args),
         Task::Bench(args) => bench::run(args),
+        Task::Bisect(args) => bisect::run(args),
         Task::Render(args) => render::run(args),
     };
     match result {

@@ -14,7 +14,8 @@ use probes::{CheckOutcome, Scenario, Target};
 
 #[derive(Args)]
 pub struct ProbeArgs {
-    /// `reference` (default), `claude@VERSION` (installed with npm into a cache once) or `claude:PATH`.
+    /// `reference` (default), `claude@VERSION` (installed with npm into a cache once),
+    /// `claude@A..B` (every published version from A to B), `claude@A,B` or `claude:PATH`.
     #[arg(long = "target")]
     targets: Vec<String>,
     /// Only scenarios whose id contains this text (repeatable: any of them).
@@ -60,12 +61,20 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
     let specs = if args.targets.is_empty() {
         vec!["reference".to_owned()]
     } else {
-        args.targets.clone()
+        let mut published = None;
+        let mut specs = Vec::new();
+        for spec in &args.targets {
+            specs.extend(probes::registry::expand(spec, || match &published {
+                Some(v) => Ok(Vec::clone(v)),
+                None => {
+                    let v = probes::registry::published()?;
+                    published = Some(v.clone());
+                    Ok(v)
+                }
+            })?);
+        }
+        specs
     };
-    let targets: Vec<Target> = specs
-        .iter()
-        .map(|s| resolve(s, &root))
-        .collect::<Result<_>>()?;
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
@@ -73,23 +82,44 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
         .enable_all()
         .build()?;
     let started = Instant::now();
-    let total = scenarios.len() * targets.len();
+    let total = scenarios.len() * specs.len();
     eprintln!(
-        "running {} scenarios on {} ({total} runs, {jobs} at once)",
+        "running {} scenarios on {} target{} ({total} runs, {jobs} at once)",
         scenarios.len(),
-        names(&targets)
+        specs.len(),
+        if specs.len() == 1 { "" } else { "s" }
     );
     // Snapshots belong to the suite; an experiment from elsewhere is judged by its checks alone.
     let snapshots = args.scenarios.is_none().then(|| root.join("snapshots"));
     let suite = probes::parity::load_suite(&dir).map_err(anyhow::Error::msg)?;
-    let mut results = runtime.block_on(run_all(
-        &root,
-        scenarios.clone(),
-        targets.clone(),
-        jobs,
-        snapshots,
-        args.accept,
-    ));
+    // One target at a time: a range installs each version just before it runs, so the cache's
+    // budget can remove versions already done.
+    let mut targets = Vec::new();
+    let mut results = Vec::new();
+    for spec in &specs {
+        let target = resolve(spec, &root)?;
+        let baseline = snapshots
+            .clone()
+            .filter(|dir| has_baseline(dir, &target, args.accept));
+        if snapshots.is_some() && baseline.is_none() {
+            eprintln!(
+                "{}: no baseline snapshots, so traces are not compared with any \
+                 (`cargo xtask adopt {}` makes this run its baseline)",
+                target.name, target.name
+            );
+        }
+        results.extend(runtime.block_on(run_all(
+            &root,
+            scenarios.clone(),
+            target.clone(),
+            jobs,
+            baseline,
+            args.accept,
+            (results.len(), total),
+        )));
+        targets.push(target);
+    }
+    results.sort_by(|a, b| (&a.0.id, &a.0.target).cmp(&(&b.0.id, &b.0.target)));
     let mut parity_ok = compare_with_reference(&mut results, &scenarios, &suite);
 
     let reports: Vec<&Report> = results.iter().map(|(r, _)| r).collect();
@@ -105,15 +135,27 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
             .collect();
         parity_ok &= crate::parity::print(&target.name, &rows, &suite, whole_suite, false);
     }
+    let changelogs = crate::changes::between_versions(&results, &others);
     if others.len() > 1 {
-        print_comparison(&results, &others);
+        crate::changes::print_history(&results, &others);
+        for log in &changelogs {
+            crate::changes::print(log);
+        }
     }
     if let Some(path) = &args.report {
-        std::fs::write(path, serde_json::to_vec_pretty(&reports)?)
+        let json = serde_json::json!({"runs": reports, "changelogs": changelogs});
+        std::fs::write(path, serde_json::to_vec_pretty(&json)?)
             .with_context(|| format!("cannot write {}", path.display()))?;
         eprintln!("report written to {}", path.display());
     }
     Ok(parity_ok && reports.iter().all(|r| r.status != Status::Fail))
+}
+
+/// Whether `target`'s traces have snapshots to compare with. The reference and the contract
+/// version always do; a version never adopted has none, and "no snapshot yet" on every scenario
+/// would bury what actually changed (`--accept` writes them).
+fn has_baseline(dir: &Path, target: &Target, accept: bool) -> bool {
+    accept || target.name == "reference" || dir.join(target.dir_name()).is_dir()
 }
 
 /// Where the reference ran beside a real binary, compares each scenario's two traces and records
@@ -165,47 +207,46 @@ fn compare_with_reference(
     ok
 }
 
+/// Runs every scenario on `target`, `jobs` at a time; `progress` is (runs done before this
+/// target, runs in the whole invocation) for the counter.
 async fn run_all(
     root: &Path,
     scenarios: Vec<Scenario>,
-    targets: Vec<Target>,
+    target: Target,
     jobs: usize,
     snapshots: Option<PathBuf>,
     accept: bool,
+    progress: (usize, usize),
 ) -> Vec<(Report, String)> {
     let gate = Arc::new(tokio::sync::Semaphore::new(jobs.max(1)));
     let records = root.join("target/probes");
     let mut set = tokio::task::JoinSet::new();
     let scenarios = Arc::new(scenarios);
-    let total = scenarios.len() * targets.len();
     for i in 0..scenarios.len() {
-        for target in &targets {
-            let (gate, scenarios, target, records, snapshots) = (
-                gate.clone(),
-                scenarios.clone(),
-                target.clone(),
-                records.clone(),
-                snapshots.clone(),
-            );
-            set.spawn(async move {
-                let _slot = gate.acquire().await.expect("the semaphore is never closed");
-                let scenario = &scenarios[i];
-                let mut probe = probes::probe(scenario, &target, Some(&records)).await;
-                if let Some(dir) = snapshots.filter(|_| probe.report.status != Status::Skip) {
-                    let check = snapshot_check(&dir, &target, scenario, &probe.trace, accept);
-                    probe.report.push(check);
-                }
-                (probe.report, probe.trace)
-            });
-        }
+        let (gate, scenarios, target, records, snapshots) = (
+            gate.clone(),
+            scenarios.clone(),
+            target.clone(),
+            records.clone(),
+            snapshots.clone(),
+        );
+        set.spawn(async move {
+            let _slot = gate.acquire().await.expect("the semaphore is never closed");
+            let scenario = &scenarios[i];
+            let mut probe = probes::probe(scenario, &target, Some(&records)).await;
+            if let Some(dir) = snapshots.filter(|_| probe.report.status != Status::Skip) {
+                let check = snapshot_check(&dir, &target, scenario, &probe.trace, accept);
+                probe.report.push(check);
+            }
+            (probe.report, probe.trace)
+        });
     }
     let mut done = Vec::new();
     while let Some(joined) = set.join_next().await {
         let (report, trace) = joined.expect("a probe task does not panic");
-        print_line(&report, done.len() + 1, total);
+        print_line(&report, progress.0 + done.len() + 1, progress.1);
         done.push((report, trace));
     }
-    done.sort_by(|a, b| (&a.0.id, &a.0.target).cmp(&(&b.0.id, &b.0.target)));
     done
 }
 
@@ -301,49 +342,6 @@ fn print_summary(reports: &[&Report], targets: &[Target], secs: f64) {
         }
     }
     println!("finished in {secs:.1}s");
-}
-
-/// Where several real binaries ran, which scenarios' traces differ between consecutive ones.
-fn print_comparison(results: &[(Report, String)], targets: &[&Target]) {
-    println!("\ntrace comparison:");
-    let mut ids: Vec<&String> = results.iter().map(|(r, _)| &r.id).collect();
-    ids.dedup();
-    for id in ids {
-        for pair in targets.windows(2) {
-            let trace = |t: &Target| {
-                results
-                    .iter()
-                    .find(|(r, _)| &r.id == id && r.target == t.name && r.status != Status::Skip)
-                    .map(|(_, tr)| tr)
-            };
-            let (Some(a), Some(b)) = (trace(&pair[0]), trace(&pair[1])) else {
-                continue;
-            };
-            if a == b {
-                println!("  {id}: {} = {}", pair[0].name, pair[1].name);
-            } else {
-                let diff = probes::check::text_diff(a, b);
-                let lines: Vec<&str> = diff.lines().collect();
-                println!(
-                    "  {id}: {} ≠ {} ({} diff lines)",
-                    pair[0].name,
-                    pair[1].name,
-                    lines.len()
-                );
-                for line in lines.iter().take(40) {
-                    println!("    {line}");
-                }
-            }
-        }
-    }
-}
-
-fn names(targets: &[Target]) -> String {
-    targets
-        .iter()
-        .map(|t| t.name.as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 fn resolve(spec: &str, root: &Path) -> Result<Target> {

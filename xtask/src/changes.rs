@@ -1,0 +1,187 @@
+//! What changed between the versions of a real binary that one `cargo xtask probe` ran: the
+//! check-level changelog between consecutive versions, and one line per version and scenario
+//! for the scenarios whose outcome or trace moved.
+
+use probes::changelog::{self, ChangeKind, Changelog, Run};
+use probes::report::{Report, Status};
+use probes::Target;
+
+/// The targets in version order (a name that is not `family@semver` keeps its place at the end).
+fn by_version<'a>(targets: &[&'a Target]) -> Vec<&'a Target> {
+    let mut sorted = targets.to_vec();
+    sorted.sort_by_key(|t| {
+        let v = t.name.split_once('@').and_then(|(_, v)| semver::Version::parse(v).ok());
+        (v.is_none(), v)
+    });
+    sorted
+}
+
+fn runs<'a>(results: &'a [(Report, String)], target: &str) -> Vec<Run<'a>> {
+    results
+        .iter()
+        .filter(|(r, _)| r.target == target)
+        .map(|(report, trace)| Run { report, trace })
+        .collect()
+}
+
+/// One changelog per pair of consecutive versions.
+pub fn between_versions(results: &[(Report, String)], targets: &[&Target]) -> Vec<Changelog> {
+    by_version(targets)
+        .windows(2)
+        .map(|pair| {
+            let (a, b) = (&pair[0].name, &pair[1].name);
+            changelog::between(a, b, &runs(results, a), &runs(results, b))
+        })
+        .collect()
+}
+
+/// Each changelog, checks first (grouped by kind of change), then the trace changes.
+pub fn print(log: &Changelog) {
+    println!("\nchanges from {} to {} ({} scenarios ran on both):", log.from, log.to, log.compared);
+    if log.checks.is_empty() && log.trace.is_empty() {
+        println!("  none: every check and every trace is the same");
+        return;
+    }
+    let mut kinds: Vec<ChangeKind> = log.checks.iter().map(|c| c.change).collect();
+    kinds.dedup();
+    for kind in kinds {
+        let of_kind: Vec<_> = log.checks.iter().filter(|c| c.change == kind).collect();
+        println!("  {} ({}):", kind.label(), of_kind.len());
+        for c in of_kind {
+            let detail = match kind {
+                ChangeKind::DifferenceGone | ChangeKind::DifferenceChanged => &c.before,
+                _ if !c.detail.is_empty() => &c.detail,
+                _ => &c.after,
+            };
+            println!("    {} / {}: {}", c.scenario, c.check, one_line(detail, 160));
+        }
+    }
+    if !log.trace.is_empty() {
+        println!("  trace changes:");
+        for t in &log.trace {
+            println!(
+                "    {:<20} {}  in {}",
+                t.group,
+                one_line(&t.what, 140),
+                scenario_list(&t.scenarios)
+            );
+        }
+    }
+}
+
+/// One line per version for every scenario whose outcome or trace changed across the versions;
+/// the unchanged ones are counted.
+pub fn print_history(results: &[(Report, String)], targets: &[&Target]) {
+    let versions = by_version(targets);
+    let mut ids: Vec<&str> = results.iter().map(|(r, _)| r.id.as_str()).collect();
+    ids.sort();
+    ids.dedup();
+    let mut steady = 0;
+    let mut printed_header = false;
+    for id in ids {
+        let rows: Vec<(&Target, &Report, &str)> = versions
+            .iter()
+            .filter_map(|t| {
+                results
+                    .iter()
+                    .find(|(r, _)| r.id == id && r.target == t.name)
+                    .map(|(r, tr)| (*t, r, tr.as_str()))
+            })
+            .collect();
+        let lines: Vec<String> = rows
+            .iter()
+            .enumerate()
+            .map(|(i, (t, r, trace))| {
+                let changed = i.checked_sub(1).map(|p| {
+                    let (_, before, before_trace) = rows[p];
+                    let log = changelog::between(
+                        &before.target,
+                        &r.target,
+                        &[Run { report: before, trace: before_trace }],
+                        &[Run { report: r, trace }],
+                    );
+                    changed_since(&log)
+                });
+                let status = match r.status {
+                    Status::Pass => "PASS",
+                    Status::Fail => "FAIL",
+                    Status::Skip => "SKIP",
+                };
+                let diffs = match r.expected_differences() {
+                    0 => String::new(),
+                    n => format!("{n} expected≠"),
+                };
+                let moved = match changed {
+                    None => String::new(),
+                    Some(None) => "same".into(),
+                    Some(Some(what)) => what,
+                };
+                format!("  {:<16} {status} {diffs:<12} {moved}", t.name)
+            })
+            .collect();
+        if lines.iter().skip(1).all(|l| l.ends_with(" same")) {
+            steady += 1;
+            continue;
+        }
+        if !printed_header {
+            println!("\nhistory (one line per version; what changed since the line above):");
+            printed_header = true;
+        }
+        println!("{id}");
+        for line in lines {
+            println!("{}", line.trim_end());
+        }
+    }
+    println!(
+        "{steady} scenario{} the same on every version",
+        if steady == 1 { " is" } else { "s are" }
+    );
+}
+
+/// `passed → failed: CHECK; trace: tool added ×1, …`, or `None` when nothing changed.
+fn changed_since(log: &Changelog) -> Option<String> {
+    let mut parts: Vec<String> = log
+        .checks
+        .iter()
+        .map(|c| format!("{}: {}", c.change.label(), c.check))
+        .collect();
+    // Compact: how many trace changes of each family, not each line.
+    let mut families: Vec<(&str, usize)> = Vec::new();
+    for t in &log.trace {
+        let family = match t.group.as_str() {
+            g if g.starts_with("tool ") => "tools",
+            "schema changed" => "schemas",
+            g if g.starts_with("event ") => "events",
+            g if g.starts_with("request") => "requests",
+            "MCP traffic changed" => "MCP",
+            _ => "conversation",
+        };
+        match families.iter_mut().find(|(f, _)| *f == family) {
+            Some((_, n)) => *n += 1,
+            None => families.push((family, 1)),
+        }
+    }
+    if !families.is_empty() {
+        let f: Vec<String> = families.iter().map(|(f, n)| format!("{f} {n}")).collect();
+        parts.push(format!("trace: {}", f.join(", ")));
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
+}
+
+fn scenario_list(ids: &[String]) -> String {
+    const SHOWN: usize = 3;
+    let head = ids.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ");
+    match ids.len() {
+        1 => head,
+        n if n <= SHOWN => format!("{n} scenarios ({head})"),
+        n => format!("{n} scenarios ({head}, …)"),
+    }
+}
+
+fn one_line(text: &str, max: usize) -> String {
+    let line = text.lines().next().unwrap_or_default();
+    match line.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &line[..i]),
+        None => line.to_owned(),
+    }
+}
