@@ -80,6 +80,11 @@ impl TargetKey {
         }
     }
 
+    /// The oldest version the key names (`None` for `reference`).
+    pub fn low(&self) -> Option<&Version> {
+        self.range.as_ref().map(|r| &r.low)
+    }
+
     /// Whether the key names one exact version (as `adopt` writes it before a range is chosen).
     pub fn exact_version(&self) -> Option<&Version> {
         let range = self.range.as_ref()?;

@@ -1,5 +1,6 @@
 //! `cargo xtask <task>`: the project's tasks. `cargo xtask --help` lists them.
 
+mod adopt;
 mod bench;
 mod bisect;
 mod changes;
@@ -22,6 +23,8 @@ enum Task {
     Probe(probe::ProbeArgs),
     /// How the real binary's stored traces compare with the reference's (drop-in parity).
     Parity(parity::ParityArgs),
+    /// Make a run on a new version its baseline: snapshots, widened and new differences.
+    Adopt(adopt::AdoptArgs),
     /// The first published version where a scenario's (or one check's) outcome changed.
     Bisect(bisect::BisectArgs),
     /// Whole-process benchmarks against an anchor measured in the same run.
@@ -35,6 +38,7 @@ fn main() -> std::process::ExitCode {
     let result = match cli.task {
         Task::Probe(args) => probe::run(args),
         Task::Parity(args) => parity::run(args),
+        Task::Adopt(args) => adopt::run(args),
         Task::Bench(args) => bench::run(args),
         Task::Bisect(args) => bisect::run(args),
         Task::Render(args) => render::run(args),

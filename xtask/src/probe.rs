@@ -98,25 +98,8 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
     let mut results = Vec::new();
     for spec in &specs {
         let target = resolve(spec, &root)?;
-        let baseline = snapshots
-            .clone()
-            .filter(|dir| has_baseline(dir, &target, args.accept));
-        if snapshots.is_some() && baseline.is_none() {
-            eprintln!(
-                "{}: no baseline snapshots, so traces are not compared with any \
-                 (`cargo xtask adopt {}` makes this run its baseline)",
-                target.name, target.name
-            );
-        }
-        results.extend(runtime.block_on(run_all(
-            &root,
-            scenarios.clone(),
-            target.clone(),
-            jobs,
-            baseline,
-            args.accept,
-            (results.len(), total),
-        )));
+        let batch = run_target(&root, &runtime, &target, &scenarios, jobs, snapshots.as_deref(), args.accept, (results.len(), total));
+        results.extend(batch);
         targets.push(target);
     }
     results.sort_by(|a, b| (&a.0.id, &a.0.target).cmp(&(&b.0.id, &b.0.target)));
@@ -149,6 +132,53 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
         eprintln!("report written to {}", path.display());
     }
     Ok(parity_ok && reports.iter().all(|r| r.status != Status::Fail))
+}
+
+/// Runs every scenario on one target, comparing traces with its snapshots when it has a baseline.
+#[allow(clippy::too_many_arguments)]
+fn run_target(
+    root: &Path,
+    runtime: &tokio::runtime::Runtime,
+    target: &Target,
+    scenarios: &[Scenario],
+    jobs: usize,
+    snapshots: Option<&Path>,
+    accept: bool,
+    progress: (usize, usize),
+) -> Vec<(Report, String)> {
+    let baseline = snapshots.filter(|dir| has_baseline(dir, target, accept));
+    if snapshots.is_some() && baseline.is_none() {
+        eprintln!(
+            "{}: no baseline snapshots, so traces are not compared with any \
+             (`cargo xtask adopt {}` makes this run its baseline)",
+            target.name, target.name
+        );
+    }
+    runtime.block_on(run_all(
+        root,
+        scenarios.to_vec(),
+        target.clone(),
+        jobs,
+        baseline.map(Path::to_owned),
+        accept,
+        progress,
+    ))
+}
+
+/// Every scenario of `scenarios` on the target `spec`, for tasks built on a probe run (adopt).
+pub fn run_one_target(
+    root: &Path,
+    spec: &str,
+    scenarios: &[Scenario],
+    jobs: Option<usize>,
+    accept: bool,
+) -> Result<Vec<(Report, String)>> {
+    let target = resolve(spec, root)?;
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    eprintln!("running {} scenarios on {} ({jobs} at once)", scenarios.len(), target.name);
+    let snapshots = root.join("snapshots");
+    Ok(run_target(root, &runtime, &target, scenarios, jobs, Some(&snapshots), accept, (0, scenarios.len())))
 }
 
 /// Whether `target`'s traces have snapshots to compare with. The reference and the contract
