@@ -64,7 +64,9 @@ impl ChangeKind {
             ChangeKind::Regression => "passed → failed",
             ChangeKind::DifferenceGone => "expected difference → gone",
             ChangeKind::NewDifference => "new difference",
-            ChangeKind::DifferenceNotNamedForThisVersion => "difference persists, not named for this version",
+            ChangeKind::DifferenceNotNamedForThisVersion => {
+                "difference persists, not named for this version"
+            }
             ChangeKind::DifferenceChanged => "expected difference changed",
             ChangeKind::Fixed => "failed → passed",
             ChangeKind::FailureChanged => "failure changed",
@@ -104,16 +106,29 @@ pub fn between(from: &str, to: &str, before: &[Run], after: &[Run]) -> Changelog
         compared += 1;
         checks.extend(check_changes(a.report, b.report));
         for (group, what) in trace_changes(a.trace, b.trace) {
-            trace.entry((group, what)).or_default().push(a.report.id.clone());
+            trace
+                .entry((group, what))
+                .or_default()
+                .push(a.report.id.clone());
         }
     }
     checks.sort_by(|x, y| (x.change, &x.scenario).cmp(&(y.change, &y.scenario)));
     let mut trace: Vec<TraceChange> = trace
         .into_iter()
-        .map(|((group, what), scenarios)| TraceChange { group, what, scenarios })
+        .map(|((group, what), scenarios)| TraceChange {
+            group,
+            what,
+            scenarios,
+        })
         .collect();
     trace.sort_by(|x, y| y.scenarios.len().cmp(&x.scenarios.len()).then(x.cmp(y)));
-    Changelog { from: from.into(), to: to.into(), compared, checks, trace }
+    Changelog {
+        from: from.into(),
+        to: to.into(),
+        compared,
+        checks,
+        trace,
+    }
 }
 
 fn state(c: &CheckOutcome) -> String {
@@ -134,14 +149,21 @@ fn check_changes(a: &Report, b: &Report) -> Vec<CheckChange> {
                 // Two checks may share a description; the n-th of a name pairs with the n-th.
                 let n = seen.entry(c.name.clone()).or_default();
                 *n += 1;
-                let key = if *n == 1 { c.name.clone() } else { format!("{} #{n}", c.name) };
+                let key = if *n == 1 {
+                    c.name.clone()
+                } else {
+                    format!("{} #{n}", c.name)
+                };
                 (key, c.clone())
             })
             .collect()
     };
     let (before, after) = (keyed(a), keyed(b));
     let mut out = Vec::new();
-    for name in before.keys().chain(after.keys().filter(|k| !before.contains_key(*k))) {
+    for name in before
+        .keys()
+        .chain(after.keys().filter(|k| !before.contains_key(*k)))
+    {
         let change = match (before.get(name), after.get(name)) {
             (Some(x), Some(y)) => classify(x, y),
             _ => Some(ChangeKind::OnlyOnOne),
@@ -167,24 +189,29 @@ fn check_changes(a: &Report, b: &Report) -> Vec<CheckChange> {
 
 fn classify(x: &CheckOutcome, y: &CheckOutcome) -> Option<ChangeKind> {
     use ChangeKind::*;
-    let gone = |c: &CheckOutcome| c.detail.starts_with("expected difference no longer observed");
-    Some(match (&x.expected_difference, x.ok, &y.expected_difference, y.ok) {
-        (None, true, None, true) => return None,
-        (None, true, None, false) => Regression,
-        (None, true, Some(_), _) => NewDifference,
-        (None, false, None, true) => Fixed,
-        (None, false, Some(_), _) => NewDifference,
-        (None, false, None, false) if x.detail == y.detail => return None,
-        (None, false, None, false) => FailureChanged,
-        (Some(r), _, Some(s), _) if r == s => return None,
-        (Some(_), _, Some(_), _) => DifferenceChanged,
-        (Some(_), _, None, true) => DifferenceGone,
-        (Some(_), _, None, false) if gone(y) => DifferenceGone,
-        (Some(_), _, None, false) if y.named_for_other_versions.is_some() => {
-            DifferenceNotNamedForThisVersion
-        }
-        (Some(_), _, None, false) => Regression,
-    })
+    let gone = |c: &CheckOutcome| {
+        c.detail
+            .starts_with("expected difference no longer observed")
+    };
+    Some(
+        match (&x.expected_difference, x.ok, &y.expected_difference, y.ok) {
+            (None, true, None, true) => return None,
+            (None, true, None, false) => Regression,
+            (None, true, Some(_), _) => NewDifference,
+            (None, false, None, true) => Fixed,
+            (None, false, Some(_), _) => NewDifference,
+            (None, false, None, false) if x.detail == y.detail => return None,
+            (None, false, None, false) => FailureChanged,
+            (Some(r), _, Some(s), _) if r == s => return None,
+            (Some(_), _, Some(_), _) => DifferenceChanged,
+            (Some(_), _, None, true) => DifferenceGone,
+            (Some(_), _, None, false) if gone(y) => DifferenceGone,
+            (Some(_), _, None, false) if y.named_for_other_versions.is_some() => {
+                DifferenceNotNamedForThisVersion
+            }
+            (Some(_), _, None, false) => Regression,
+        },
+    )
 }
 
 /// The changes between two traces of one scenario, each as (group, what).
@@ -196,10 +223,16 @@ pub fn trace_changes(a: &str, b: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut push = |group: &str, what: String| out.push((group.to_owned(), what));
 
-    let removed: Vec<(&String, &String)> =
-        x.tools.iter().filter(|(n, _)| !y.tools.contains_key(*n)).collect();
-    let added: Vec<(&String, &String)> =
-        y.tools.iter().filter(|(n, _)| !x.tools.contains_key(*n)).collect();
+    let removed: Vec<(&String, &String)> = x
+        .tools
+        .iter()
+        .filter(|(n, _)| !y.tools.contains_key(*n))
+        .collect();
+    let added: Vec<(&String, &String)> = y
+        .tools
+        .iter()
+        .filter(|(n, _)| !x.tools.contains_key(*n))
+        .collect();
     let mut renamed_to = Vec::new();
     // A rename is one removed and one added tool with the same, non-empty parameters; tools
     // without parameters look alike and are listed as removed and added.
@@ -207,10 +240,9 @@ pub fn trace_changes(a: &str, b: &str) -> Vec<(String, String)> {
         list.iter().filter(|(_, p)| *p == params).count() == 1
     };
     for (old, params) in &removed {
-        let twin = added
-            .iter()
-            .find(|(_, p)| p == params)
-            .filter(|_| !params.is_empty() && only_one(&removed, params) && only_one(&added, params));
+        let twin = added.iter().find(|(_, p)| p == params).filter(|_| {
+            !params.is_empty() && only_one(&removed, params) && only_one(&added, params)
+        });
         match twin {
             Some((new, _)) => {
                 renamed_to.push(*new);
@@ -226,24 +258,40 @@ pub fn trace_changes(a: &str, b: &str) -> Vec<(String, String)> {
     }
     for (name, params) in &x.tools {
         if let Some(now) = y.tools.get(name).filter(|p| *p != params) {
-            push("schema changed", format!("{name}({params}) → {name}({now})"));
+            push(
+                "schema changed",
+                format!("{name}({params}) → {name}({now})"),
+            );
         }
     }
     for (kind, keys) in &x.event_keys {
         let now = y.event_keys.get(kind).cloned().unwrap_or_default();
-        let gone: Vec<&str> = keys.iter().filter(|k| !now.contains(*k)).map(String::as_str).collect();
+        let gone: Vec<&str> = keys
+            .iter()
+            .filter(|k| !now.contains(*k))
+            .map(String::as_str)
+            .collect();
         if !gone.is_empty() {
             push("event keys removed", format!("{kind}: {}", gone.join(", ")));
         }
     }
     for (kind, keys) in &y.event_keys {
         let was = x.event_keys.get(kind).cloned().unwrap_or_default();
-        let new: Vec<&str> = keys.iter().filter(|k| !was.contains(*k)).map(String::as_str).collect();
+        let new: Vec<&str> = keys
+            .iter()
+            .filter(|k| !was.contains(*k))
+            .map(String::as_str)
+            .collect();
         if !new.is_empty() {
             push("event keys added", format!("{kind}: {}", new.join(", ")));
         }
     }
-    for (key, value) in &x.event_values {
+    // The version a binary reports always changes between versions; it says nothing.
+    for (key, value) in x
+        .event_values
+        .iter()
+        .filter(|(k, _)| !k.ends_with(" claude_code_version"))
+    {
         if let Some(now) = y.event_values.get(key).filter(|v| *v != value) {
             push("event value changed", format!("{key}: {value} → {now}"));
         }
@@ -270,7 +318,10 @@ pub fn trace_changes(a: &str, b: &str) -> Vec<(String, String)> {
     let other = x.other.iter().filter(|l| !y.other.contains(*l)).count()
         + y.other.iter().filter(|l| !x.other.contains(*l)).count();
     if other > 0 {
-        push("other", "lines of the conversation or results changed".into());
+        push(
+            "other",
+            "lines of the conversation or results changed".into(),
+        );
     }
     out
 }
@@ -323,7 +374,11 @@ impl Sections {
             } else if let Some(rest) = event_value(t) {
                 let (key, value) = rest;
                 s.event_values.insert(key, value);
-            } else if t.starts_with("other requests") || t.starts_with("POST ") || t.starts_with("GET ") || t.starts_with("HEAD ") {
+            } else if t.starts_with("other requests")
+                || t.starts_with("POST ")
+                || t.starts_with("GET ")
+                || t.starts_with("HEAD ")
+            {
                 s.requests.push(t.to_owned());
             } else if t.starts_with("betas:") || t.starts_with("body ") {
                 if !s.body.contains(&t.to_owned()) {
@@ -344,7 +399,8 @@ fn event_value(line: &str) -> Option<(String, String)> {
     let mut words = head.split(' ');
     let kind = words.next()?;
     let key = words.next()?;
-    let known = kind.starts_with("system/") || kind.starts_with("result/") || kind == "rate_limit_event";
+    let known =
+        kind.starts_with("system/") || kind.starts_with("result/") || kind == "rate_limit_event";
     (known && words.next().is_none()).then(|| (format!("{kind} {key}"), value.to_owned()))
 }
 

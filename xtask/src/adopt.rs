@@ -31,9 +31,17 @@ pub struct AdoptArgs {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Edit {
     /// Rename a difference's key to a wider requirement.
-    Widen { check: usize, from: String, to: String },
+    Widen {
+        check: usize,
+        from: String,
+        to: String,
+    },
     /// Add an empty difference for a person to complete.
-    Stub { check: usize, key: String, seen: String },
+    Stub {
+        check: usize,
+        key: String,
+        seen: String,
+    },
 }
 
 pub fn run(args: AdoptArgs) -> Result<bool> {
@@ -51,7 +59,10 @@ pub fn run(args: AdoptArgs) -> Result<bool> {
 
     let mut edits: BTreeMap<PathBuf, (Vec<Edit>, String)> = BTreeMap::new();
     for (report, _) in results.iter().filter(|(r, _)| r.status == Status::Fail) {
-        let scenario = scenarios.iter().find(|s| s.id == report.id).expect("ran from this list");
+        let scenario = scenarios
+            .iter()
+            .find(|s| s.id == report.id)
+            .expect("ran from this list");
         for edit in edits_for(scenario, report, &version) {
             edits
                 .entry(scenario.path.clone())
@@ -99,12 +110,20 @@ pub fn run(args: AdoptArgs) -> Result<bool> {
 fn edits_for(scenario: &Scenario, report: &Report, version: &semver::Version) -> Vec<Edit> {
     let mut taken = vec![false; scenario.checks.len()];
     let mut out = Vec::new();
-    for c in report.checks.iter().filter(|c| !c.ok && !c.name.starts_with("trace matches")) {
+    for c in report
+        .checks
+        .iter()
+        .filter(|c| !c.ok && !c.name.starts_with("trace matches"))
+    {
         let Some(index) = check_index(scenario, c, &mut taken) else {
             continue;
         };
         out.push(match &c.named_for_other_versions {
-            Some(key) => Edit::Widen { check: index, from: key.clone(), to: widened(key, version) },
+            Some(key) => Edit::Widen {
+                check: index,
+                from: key.clone(),
+                to: widened(key, version),
+            },
             None => Edit::Stub {
                 check: index,
                 key: format!("claude@{version}"),
@@ -130,7 +149,10 @@ fn seen(detail: &str) -> String {
 /// label allowed in front; each check is matched once.
 fn check_index(scenario: &Scenario, outcome: &CheckOutcome, taken: &mut [bool]) -> Option<usize> {
     let name = outcome.name.as_str();
-    let bare = name.strip_prefix('[').and_then(|n| n.split_once("] ")).map_or(name, |(_, n)| n);
+    let bare = name
+        .strip_prefix('[')
+        .and_then(|n| n.split_once("] "))
+        .map_or(name, |(_, n)| n);
     let i = scenario
         .checks
         .iter()
@@ -158,7 +180,9 @@ pub fn edit_scenario(source: &str, edits: &[Edit]) -> Result<String> {
         .context("no [[check]] tables")?;
     for edit in edits {
         let (Edit::Widen { check, .. } | Edit::Stub { check, .. }) = edit;
-        let table = checks.get_mut(*check).with_context(|| format!("no check #{}", check + 1))?;
+        let table = checks
+            .get_mut(*check)
+            .with_context(|| format!("no check #{}", check + 1))?;
         match edit {
             Edit::Widen { from, to, .. } => {
                 let differs = table
@@ -226,13 +250,29 @@ subtype = "error_during_execution"
         let out = edit_scenario(
             SCENARIO,
             &[
-                Edit::Widen { check: 0, from: "claude@2.1.235".into(), to: to.clone() },
-                Edit::Widen { check: 2, from: "claude@2.1.235".into(), to },
+                Edit::Widen {
+                    check: 0,
+                    from: "claude@2.1.235".into(),
+                    to: to.clone(),
+                },
+                Edit::Widen {
+                    check: 2,
+                    from: "claude@2.1.235".into(),
+                    to,
+                },
             ],
         )
         .unwrap();
-        assert!(out.contains(r#"differs."claude@>=2.1.235, <=2.1.332" = { reason = "silent", equals = "" }"#), "{out}");
-        assert!(out.contains("[check.differs.\"claude@>=2.1.235, <=2.1.332\"]\nreason = \"an error\""), "{out}");
+        assert!(
+            out.contains(
+                r#"differs."claude@>=2.1.235, <=2.1.332" = { reason = "silent", equals = "" }"#
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains("[check.differs.\"claude@>=2.1.235, <=2.1.332\"]\nreason = \"an error\""),
+            "{out}"
+        );
         assert!(!out.contains("\"claude@2.1.235\""), "{out}");
         assert!(out.starts_with("id = \"x.y\"\ntitle = \"t\"\n"), "{out}");
     }
@@ -241,15 +281,23 @@ subtype = "error_during_execution"
     fn a_new_difference_is_a_stub_with_an_empty_reason_that_the_loader_refuses() {
         let out = edit_scenario(
             SCENARIO,
-            &[Edit::Stub { check: 1, key: "claude@2.1.332".into(), seen: "expected 0, seen 1".into() }],
+            &[Edit::Stub {
+                check: 1,
+                key: "claude@2.1.332".into(),
+                seen: "expected 0, seen 1".into(),
+            }],
         )
         .unwrap();
-        assert!(out.contains("# adopt claude@2.1.332: seen \"expected 0, seen 1\""), "{out}");
-        assert!(out.contains(r#"differs."claude@2.1.332" = { reason = "" }"#), "{out}");
-        let check: probes::check::CheckSpec = toml::from_str(
-            &out.split("[[check]]").nth(2).unwrap().to_owned(),
-        )
-        .unwrap();
+        assert!(
+            out.contains("# adopt claude@2.1.332: seen \"expected 0, seen 1\""),
+            "{out}"
+        );
+        assert!(
+            out.contains(r#"differs."claude@2.1.332" = { reason = "" }"#),
+            "{out}"
+        );
+        let check: probes::check::CheckSpec =
+            toml::from_str(out.split("[[check]]").nth(2).unwrap()).unwrap();
         let (field, e) = check.validate().unwrap_err();
         assert_eq!(field, "differs");
         assert!(e.contains("needs a one-line `reason`"), "{e}");
@@ -265,6 +313,9 @@ subtype = "error_during_execution"
     fn a_key_widens_from_its_own_lower_bound() {
         let v = semver::Version::new(2, 1, 332);
         assert_eq!(widened("claude@2.1.235", &v), "claude@>=2.1.235, <=2.1.332");
-        assert_eq!(widened("claude@>=2.1.240, <2.1.300", &v), "claude@>=2.1.240, <=2.1.332");
+        assert_eq!(
+            widened("claude@>=2.1.240, <2.1.300", &v),
+            "claude@>=2.1.240, <=2.1.332"
+        );
     }
 }
