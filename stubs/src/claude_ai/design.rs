@@ -28,6 +28,8 @@ pub struct DesignScript {
     pub grants: Vec<String>,
     /// Project ids whose grant POST is refused with 404.
     pub grant_ineligible: Vec<String>,
+    /// DesignSync's design-system projects (`[[design.sync_project]]`, see `design_sync.rs`).
+    pub sync_project: Vec<super::design_sync::SyncProject>,
     /// The fixture account's access token, given by the harness so a request carrying it can be
     /// told from one carrying a refreshed token. Never read from or written to a scenario.
     #[serde(skip)]
@@ -142,6 +144,9 @@ pub enum DesignMethod {
     Consent,
     #[serde(rename = "grants")]
     Grants,
+    /// A DesignSync RPC; `tool` names the RPC (`ListFiles`).
+    #[serde(rename = "sync")]
+    Sync,
 }
 
 impl DesignMethod {
@@ -203,6 +208,8 @@ pub enum DesignEndpoint {
     Mcp,
     Consent,
     Grants,
+    /// DesignSync's RPCs; `rpc` names the RPC, `body` is the request's.
+    Sync,
 }
 
 /// The bearer a request carried, by origin; its value is never kept.

@@ -1,13 +1,14 @@
 //! The ClaudeDesign routes of the mock claude.ai: `POST /v1/design/mcp` (initialize, tools/list,
 //! tools/call, with an MCP session the server can forget), `GET/POST/DELETE /v1/design/consent`
-//! and `GET/POST /v1/design/grants`, each request recorded before its answer is sent.
+//! and `GET/POST /v1/design/grants`, and DesignSync's RPCs (`design_sync.rs`), each request
+//! recorded before its answer is sent.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::extract::{FromRef, State};
+use axum::extract::{FromRef, Path, State};
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::Response;
 use axum::routing::{get, post};
@@ -18,6 +19,7 @@ use super::design::{
     error_body, put_token, render, scrub, scrub_str, Bearer, Body, DesignAnswer, DesignEndpoint,
     DesignMethod, DesignRequest, DesignScript,
 };
+use super::design_sync::{self, SyncProject};
 
 /// The Design backend's state; clones share it.
 #[derive(Clone)]
@@ -33,6 +35,8 @@ struct Runtime {
     seen: HashMap<(String, Option<String>), usize>,
     consent: Option<bool>,
     grants: Vec<String>,
+    /// DesignSync's projects as writes and deletes leave them.
+    sync: Vec<SyncProject>,
     requests: Vec<DesignRequest>,
 }
 
@@ -59,6 +63,7 @@ impl Runtime {
             seen: HashMap::new(),
             consent: script.consent,
             grants: script.grants.clone(),
+            sync: script.sync_project.clone(),
             requests: Vec::new(),
             script,
         }
@@ -114,6 +119,10 @@ where
             get(consent).post(consent).delete(consent),
         )
         .route("/v1/design/grants", get(grants).post(grants))
+        .route(
+            &format!("{}/{{rpc}}", design_sync::SERVICE_PATH),
+            post(sync),
+        )
 }
 
 /// An answer before it is rendered.
@@ -485,4 +494,45 @@ async fn grants(
         },
     )
     .await
+}
+
+/// A DesignSync RPC: recorded with its body, the bearer required, the default answer from the
+/// projects (`design_sync::answer`) open to a scripted `method = "sync"` one naming the RPC.
+async fn sync(
+    State(state): State<DesignState>,
+    Path(rpc): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let reply = {
+        let mut rt = state.inner.lock().expect("not poisoned");
+        let (token, mut record) = seen(
+            DesignEndpoint::Sync,
+            &Method::POST,
+            &headers,
+            rt.script.account_token(),
+        );
+        record.rpc = Some(rpc.clone());
+        record.body = rest_body(&body);
+        let nth = rt.count("sync", Some(&rpc));
+        let answer = rt
+            .script
+            .find_answer(DesignMethod::Sync, Some(&rpc), nth, nth)
+            .cloned();
+        let reply = match &token {
+            None => unauthorized(),
+            Some(token) => match answer {
+                Some(a) => Reply::json(200, json!({})).scripted(Some(&a), token, rest_wrap),
+                None => {
+                    let request = record.body.clone().unwrap_or(Value::Null);
+                    let (status, body) = design_sync::answer(&mut rt.sync, &rpc, &request);
+                    Reply::json(status, body)
+                }
+            },
+        };
+        record.status = reply.status;
+        rt.record(record, token.as_deref());
+        reply
+    };
+    reply.send().await
 }

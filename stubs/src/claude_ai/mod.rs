@@ -18,6 +18,7 @@ mod artifacts_routes;
 mod artifacts_tests;
 mod design;
 mod design_routes;
+mod design_sync;
 #[cfg(test)]
 mod design_tests;
 mod multipart;
@@ -36,6 +37,7 @@ pub use design::{
     Bearer, DesignAnswer, DesignEndpoint, DesignMethod, DesignRequest, DesignScript, DesignTool,
     OtherRequest,
 };
+pub use design_sync::SyncProject;
 pub use multipart::{parse_single_file, FilePart, MultipartError};
 pub use oauth::{OAuthScript, RecordedTokenRequest};
 pub use projects::{

@@ -67,6 +67,16 @@ pub fn decide(
     }
 }
 
+/// Whether `ENABLE_TOOL_SEARCH` turns deferral off outright. 2.1.235 then also leaves the
+/// tool-search beta out of a first-party request, which it sends otherwise even where it does
+/// not defer (recorded: tools.surface/design-sync, `ENABLE_TOOL_SEARCH=false`).
+pub fn switched_off() -> bool {
+    std::env::var("ENABLE_TOOL_SEARCH")
+        .ok()
+        .filter(|v| !v.is_empty())
+        .is_some_and(|v| mode(&v) == Mode::Standard)
+}
+
 /// The decision for this process.
 pub fn enabled(model: &str) -> bool {
     decide(
