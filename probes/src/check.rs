@@ -492,8 +492,8 @@ impl CheckSpec {
     fn holding_difference_of_family(&self, target: &str, run: &RunOutcome) -> Option<String> {
         let family = crate::target::Target::family(target);
         self.differs.as_ref()?.iter().find_map(|(key, over)| {
-            let same_family = crate::version::TargetKey::parse(key)
-                .is_ok_and(|k| k.family() == family);
+            let same_family =
+                crate::version::TargetKey::parse(key).is_ok_and(|k| k.family() == family);
             (same_family && check(&self.overlaid(over), run).is_ok()).then(|| key.clone())
         })
     }

@@ -51,7 +51,8 @@ pub fn expand(spec: &str, published: impl FnOnce() -> Result<Vec<Version>>) -> R
     };
     if let Some((low, high)) = versions.split_once("..") {
         let parse = |v: &str| {
-            Version::parse(v.trim()).with_context(|| format!("target `{spec}`: `{v}` is not a version"))
+            Version::parse(v.trim())
+                .with_context(|| format!("target `{spec}`: `{v}` is not a version"))
         };
         let (low, high) = (parse(low)?, parse(high)?);
         if low > high {
@@ -89,7 +90,8 @@ pub fn lock(cache: &Path) -> Result<InstallLock> {
         .write(true)
         .open(&path)
         .with_context(|| format!("cannot open {}", path.display()))?;
-    file.lock().with_context(|| format!("cannot lock {}", path.display()))?;
+    file.lock()
+        .with_context(|| format!("cannot lock {}", path.display()))?;
     Ok(InstallLock(file))
 }
 
@@ -120,7 +122,11 @@ pub fn evict(cache: &Path, keep: &Path, budget: u64) -> Vec<PathBuf> {
         .flatten()
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.is_dir() && p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("claude@")))
+        .filter(|p| {
+            p.is_dir()
+                && p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("claude@"))
+        })
         .map(|p| {
             let used = std::fs::metadata(p.join(USED))
                 .and_then(|m| m.modified())
@@ -156,7 +162,9 @@ fn size_of(dir: &Path) -> u64 {
     let mut stack = vec![dir.to_owned()];
     while let Some(d) = stack.pop() {
         for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let Ok(meta) = entry.path().symlink_metadata() else { continue };
+            let Ok(meta) = entry.path().symlink_metadata() else {
+                continue;
+            };
             if meta.is_dir() {
                 stack.push(entry.path());
             } else if meta.is_file() && seen.insert((meta.dev(), meta.ino())) {
@@ -172,18 +180,29 @@ mod tests {
     use super::*;
 
     fn listed() -> Result<Vec<Version>> {
-        parse_versions(br#"["2.1.233","2.1.235","2.1.236","2.1.239","2.1.240-beta.1","2.1.241","2.1.300"]"#)
+        parse_versions(
+            br#"["2.1.233","2.1.235","2.1.236","2.1.239","2.1.240-beta.1","2.1.241","2.1.300"]"#,
+        )
     }
 
     #[test]
     fn a_range_names_each_published_version_in_it_and_only_those() {
         assert_eq!(
             expand("claude@2.1.235..2.1.241", listed).unwrap(),
-            ["claude@2.1.235", "claude@2.1.236", "claude@2.1.239", "claude@2.1.241"]
+            [
+                "claude@2.1.235",
+                "claude@2.1.236",
+                "claude@2.1.239",
+                "claude@2.1.241"
+            ]
         );
-        let e = expand("claude@2.1.235..2.1.238", listed).unwrap_err().to_string();
+        let e = expand("claude@2.1.235..2.1.238", listed)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("2.1.238 is not a published version"), "{e}");
-        let e = expand("claude@2.1.241..2.1.235", listed).unwrap_err().to_string();
+        let e = expand("claude@2.1.241..2.1.235", listed)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("the range is empty"), "{e}");
     }
 
@@ -202,19 +221,34 @@ mod tests {
     fn eviction_removes_the_least_recently_used_beyond_the_budget_and_keeps_the_one_in_use() {
         let cache = tempfile::tempdir().unwrap();
         let old = SystemTime::now() - Duration::from_secs(3600);
-        for (i, name) in ["claude@1.0.0", "claude@1.0.1", "claude@1.0.2"].iter().enumerate() {
+        for (i, name) in ["claude@1.0.0", "claude@1.0.1", "claude@1.0.2"]
+            .iter()
+            .enumerate()
+        {
             let dir = cache.path().join(name);
             std::fs::create_dir_all(&dir).unwrap();
             std::fs::write(dir.join("bin"), vec![0u8; 1000]).unwrap();
             let used = File::create(dir.join(USED)).unwrap();
-            used.set_modified(old + Duration::from_secs(i as u64)).unwrap();
+            used.set_modified(old + Duration::from_secs(i as u64))
+                .unwrap();
         }
         let keep = cache.path().join("claude@1.0.0");
         let removed = evict(cache.path(), &keep, 2500);
-        assert_eq!(removed, [cache.path().join("claude@1.0.1")], "the oldest but the kept one");
+        assert_eq!(
+            removed,
+            [cache.path().join("claude@1.0.1")],
+            "the oldest but the kept one"
+        );
         assert!(keep.is_dir() && cache.path().join("claude@1.0.2").is_dir());
-        assert!(evict(cache.path(), &keep, 2500).is_empty(), "within budget now");
+        assert!(
+            evict(cache.path(), &keep, 2500).is_empty(),
+            "within budget now"
+        );
         let removed = evict(cache.path(), &keep, 0);
-        assert_eq!(removed, [cache.path().join("claude@1.0.2")], "never the kept one");
+        assert_eq!(
+            removed,
+            [cache.path().join("claude@1.0.2")],
+            "never the kept one"
+        );
     }
 }

@@ -36,7 +36,11 @@ impl TargetKey {
             Some((f, r)) => (f, Some(r.trim())),
             None => (key, None),
         };
-        if family.is_empty() || !family.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+        if family.is_empty()
+            || !family
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-')
+        {
             return Err(format!("`{key}` does not name a target (expected e.g. `claude@2.1.235`, `claude@>=2.1.235, <2.1.300` or `claude`)"));
         }
         let range = match requirement {
@@ -44,7 +48,11 @@ impl TargetKey {
             None => Some(Interval::all()),
             Some(r) => Some(Interval::of(r).map_err(|e| format!("`{key}`: {e}"))?),
         };
-        Ok(TargetKey { text: key.to_owned(), family: family.to_owned(), range })
+        Ok(TargetKey {
+            text: key.to_owned(),
+            family: family.to_owned(),
+            range,
+        })
     }
 
     /// Whether this key names the target called `name` (`reference`, `claude@2.1.235`).
@@ -100,12 +108,19 @@ impl fmt::Display for TargetKey {
 }
 
 /// Refuses keys of one map that could both apply to a target, naming both and a version they share.
-pub fn refuse_overlaps<'a>(keys: impl IntoIterator<Item = &'a str>) -> Result<Vec<TargetKey>, String> {
-    let parsed: Vec<TargetKey> = keys.into_iter().map(TargetKey::parse).collect::<Result<_, _>>()?;
+pub fn refuse_overlaps<'a>(
+    keys: impl IntoIterator<Item = &'a str>,
+) -> Result<Vec<TargetKey>, String> {
+    let parsed: Vec<TargetKey> = keys
+        .into_iter()
+        .map(TargetKey::parse)
+        .collect::<Result<_, _>>()?;
     for (i, a) in parsed.iter().enumerate() {
         for b in &parsed[i + 1..] {
             if let Some(both) = a.overlap(b) {
-                return Err(format!("`{a}` and `{b}` overlap (both hold for {both}); make their ranges disjoint"));
+                return Err(format!(
+                    "`{a}` and `{b}` overlap (both hold for {both}); make their ranges disjoint"
+                ));
             }
         }
     }
@@ -114,15 +129,22 @@ pub fn refuse_overlaps<'a>(keys: impl IntoIterator<Item = &'a str>) -> Result<Ve
 
 impl Interval {
     fn all() -> Interval {
-        Interval { low: Version::new(0, 0, 0), high: None }
+        Interval {
+            low: Version::new(0, 0, 0),
+            high: None,
+        }
     }
 
     fn of(requirement: &str) -> Result<Interval, String> {
         if let Ok(v) = Version::parse(requirement) {
             let high = bump_patch(&v);
-            return Ok(Interval { low: v, high: Some(high) });
+            return Ok(Interval {
+                low: v,
+                high: Some(high),
+            });
         }
-        let req = VersionReq::parse(requirement).map_err(|e| format!("not a version requirement: {e}"))?;
+        let req = VersionReq::parse(requirement)
+            .map_err(|e| format!("not a version requirement: {e}"))?;
         let mut range = Interval::all();
         for c in &req.comparators {
             range = range
@@ -181,7 +203,9 @@ impl Interval {
             (Some(a), Some(b)) => Some(a.clone().min(b.clone())),
             (a, b) => a.clone().or(b.clone()),
         };
-        high.as_ref().is_none_or(|h| low < *h).then_some(Interval { low, high })
+        high.as_ref()
+            .is_none_or(|h| low < *h)
+            .then_some(Interval { low, high })
     }
 }
 
@@ -236,8 +260,14 @@ mod tests {
 
     #[test]
     fn bad_keys_name_what_is_wrong() {
-        assert!(TargetKey::parse("claude@banana").unwrap_err().contains("not a version requirement"));
-        assert!(TargetKey::parse("claude@>2.1.300, <2.1.200").unwrap_err().contains("holds for no version"));
-        assert!(TargetKey::parse("@2.1.235").unwrap_err().contains("does not name a target"));
+        assert!(TargetKey::parse("claude@banana")
+            .unwrap_err()
+            .contains("not a version requirement"));
+        assert!(TargetKey::parse("claude@>2.1.300, <2.1.200")
+            .unwrap_err()
+            .contains("holds for no version"));
+        assert!(TargetKey::parse("@2.1.235")
+            .unwrap_err()
+            .contains("does not name a target"));
     }
 }

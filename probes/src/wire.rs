@@ -195,8 +195,10 @@ mod tool_search_tests {
 
     #[test]
     fn the_clients_notes_come_off_a_result_and_a_rule_the_tool_read_stays() {
-        let budget = "<system-reminder>\n<total_tokens>9 tokens left</total_tokens>\n</system-reminder>";
-        let nudge = "<system-reminder>\nThe task tools haven't been used recently.\n</system-reminder>";
+        let budget =
+            "<system-reminder>\n<total_tokens>9 tokens left</total_tokens>\n</system-reminder>";
+        let nudge =
+            "<system-reminder>\nThe task tools haven't been used recently.\n</system-reminder>";
         let rule = "<system-reminder>\nContents of /x/.claude/rules/a.md:\n\nA\n</system-reminder>";
         let text = format!("out\n\n{rule}\n\n{nudge}\n\n{budget}");
         let (own, notes) = split_appended_reminder(&text);

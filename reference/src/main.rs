@@ -85,6 +85,8 @@ fn real_main() -> i32 {
     claude_reference::policy::refresh(&home);
     let design = claude_reference::design::enabled(&home);
     let projects = claude_reference::projects::enabled(&home);
+    let design_sync = claude_reference::tools::design_sync::offered(&home);
+    let send_user_file = claude_reference::tools::send_user_file::offered(&home);
     let api_key = std::env::var("ANTHROPIC_API_KEY")
         .ok()
         .filter(|k| !k.is_empty());
@@ -138,6 +140,7 @@ fn real_main() -> i32 {
             // non-Anthropic base URL only when asked).
             lsp: false,
             brief: brief == claude_reference::brief::State::On,
+            send_user_file,
             // Deferred under tool search: on offer, out of tools[] until ToolSearch loads it.
             notebook: true,
             // Set by the session: who can answer, and whether plan mode withdraws tools.
@@ -145,6 +148,7 @@ fn real_main() -> i32 {
             plan_mode: false,
             design,
             projects,
+            design_sync,
             // Deferred like NotebookEdit.
             worktree: true,
             cron: claude_reference::cron::offered(),

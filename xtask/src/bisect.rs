@@ -37,7 +37,8 @@ struct Probed {
 
 pub fn run(args: BisectArgs) -> Result<bool> {
     let root = crate::workspace_root();
-    let scenarios = probes::load_dir(&root.join("scenarios")).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let scenarios =
+        probes::load_dir(&root.join("scenarios")).map_err(|e| anyhow::anyhow!("{e}"))?;
     let (scenario, check) = pick(&scenarios, &args.what)?;
     let good = Version::parse(&args.good).context("--good is not a version")?;
     let bad = Version::parse(&args.bad).context("--bad is not a version")?;
@@ -45,10 +46,16 @@ pub fn run(args: BisectArgs) -> Result<bool> {
         bail!("--good {good} must be older than --bad {bad}");
     }
     let published = probes::registry::published()?;
-    let versions: Vec<Version> = published.into_iter().filter(|v| *v >= good && *v <= bad).collect();
+    let versions: Vec<Version> = published
+        .into_iter()
+        .filter(|v| *v >= good && *v <= bad)
+        .collect();
     for end in [&good, &bad] {
         if !versions.contains(end) {
-            bail!("{end} is not a published version of {}", probes::registry::PACKAGE);
+            bail!(
+                "{end} is not a published version of {}",
+                probes::registry::PACKAGE
+            );
         }
     }
     let what = match &check {
@@ -60,7 +67,9 @@ pub fn run(args: BisectArgs) -> Result<bool> {
         versions.len()
     );
     let started = Instant::now();
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
     let (mut installed, mut probed_count) = (0, 0);
     let mut probe = |v: &Version| -> Result<Result<Probed, String>> {
         probed_count += 1;
@@ -75,7 +84,10 @@ pub fn run(args: BisectArgs) -> Result<bool> {
                 probes::probe(scenario, &target, None)
             )
         });
-        let (x, y) = (outcome(&a.report, check.as_deref()), outcome(&b.report, check.as_deref()));
+        let (x, y) = (
+            outcome(&a.report, check.as_deref()),
+            outcome(&b.report, check.as_deref()),
+        );
         eprintln!("  {v}: {}", describe(&x));
         if x != y {
             return Ok(Err(format!(
@@ -84,7 +96,12 @@ pub fn run(args: BisectArgs) -> Result<bool> {
                 describe(&y)
             )));
         }
-        Ok(Ok(Probed { version: v.clone(), outcome: x, report: a.report, trace: a.trace }))
+        Ok(Ok(Probed {
+            version: v.clone(),
+            outcome: x,
+            report: a.report,
+            trace: a.trace,
+        }))
     };
 
     let mut low = match probe(&good)? {
@@ -92,17 +109,29 @@ pub fn run(args: BisectArgs) -> Result<bool> {
         Err(flaky) => return report_flaky(&flaky),
     };
     if check.is_some() && low.outcome.is_empty() {
-        bail!("{} has no check named `{}`", scenario.id, check.unwrap_or_default());
+        bail!(
+            "{} has no check named `{}`",
+            scenario.id,
+            check.unwrap_or_default()
+        );
     }
     let mut high = match probe(&bad)? {
         Ok(p) => p,
         Err(flaky) => return report_flaky(&flaky),
     };
     if high.outcome == low.outcome {
-        println!("{what}: the same on {good} and {bad} ({}); nothing to bisect", describe(&low.outcome));
+        println!(
+            "{what}: the same on {good} and {bad} ({}); nothing to bisect",
+            describe(&low.outcome)
+        );
         return Ok(true);
     }
-    let index = |v: &Version| versions.iter().position(|x| x == v).expect("probed versions are in the range");
+    let index = |v: &Version| {
+        versions
+            .iter()
+            .position(|x| x == v)
+            .expect("probed versions are in the range")
+    };
     while index(&high.version) - index(&low.version) > 1 {
         let mid = versions[(index(&low.version) + index(&high.version)) / 2].clone();
         let probed = match probe(&mid)? {
@@ -127,8 +156,14 @@ pub fn run(args: BisectArgs) -> Result<bool> {
     let log = changelog::between(
         &format!("claude@{}", low.version),
         &format!("claude@{}", high.version),
-        &[Run { report: &low.report, trace: &low.trace }],
-        &[Run { report: &high.report, trace: &high.trace }],
+        &[Run {
+            report: &low.report,
+            trace: &low.trace,
+        }],
+        &[Run {
+            report: &high.report,
+            trace: &high.trace,
+        }],
     );
     crate::changes::print(&log);
     Ok(true)
@@ -176,13 +211,23 @@ fn describe(outcome: &Outcome) -> String {
     let failed: Vec<&str> = outcome
         .iter()
         .filter(|(_, s)| s != "passed")
-        .map(|(n, s)| if s == "failed" { n.as_str() } else { "an expected difference" })
+        .map(|(n, s)| {
+            if s == "failed" {
+                n.as_str()
+            } else {
+                "an expected difference"
+            }
+        })
         .collect();
     match (outcome.len(), failed.len()) {
         (0, _) => "no such check".into(),
         (1, 0) => "passed".into(),
         (1, _) => outcome[0].1.clone(),
         (n, 0) => format!("all {n} checks passed"),
-        (n, _) => format!("{} of {n} checks not passed: {}", failed.len(), failed.join("; ")),
+        (n, _) => format!(
+            "{} of {n} checks not passed: {}",
+            failed.len(),
+            failed.join("; ")
+        ),
     }
 }

@@ -10,7 +10,10 @@ use probes::Target;
 fn by_version<'a>(targets: &[&'a Target]) -> Vec<&'a Target> {
     let mut sorted = targets.to_vec();
     sorted.sort_by_key(|t| {
-        let v = t.name.split_once('@').and_then(|(_, v)| semver::Version::parse(v).ok());
+        let v = t
+            .name
+            .split_once('@')
+            .and_then(|(_, v)| semver::Version::parse(v).ok());
         (v.is_none(), v)
     });
     sorted
@@ -37,7 +40,10 @@ pub fn between_versions(results: &[(Report, String)], targets: &[&Target]) -> Ve
 
 /// Each changelog, checks first (grouped by kind of change), then the trace changes.
 pub fn print(log: &Changelog) {
-    println!("\nchanges from {} to {} ({} scenarios ran on both):", log.from, log.to, log.compared);
+    println!(
+        "\nchanges from {} to {} ({} scenarios ran on both):",
+        log.from, log.to, log.compared
+    );
     if log.checks.is_empty() && log.trace.is_empty() {
         println!("  none: every check and every trace is the same");
         return;
@@ -53,7 +59,12 @@ pub fn print(log: &Changelog) {
                 _ if !c.detail.is_empty() => &c.detail,
                 _ => &c.after,
             };
-            println!("    {} / {}: {}", c.scenario, c.check, one_line(detail, 160));
+            println!(
+                "    {} / {}: {}",
+                c.scenario,
+                c.check,
+                one_line(detail, 160)
+            );
         }
     }
     if !log.trace.is_empty() {
@@ -97,7 +108,10 @@ pub fn print_history(results: &[(Report, String)], targets: &[&Target]) {
                     let log = changelog::between(
                         &before.target,
                         &r.target,
-                        &[Run { report: before, trace: before_trace }],
+                        &[Run {
+                            report: before,
+                            trace: before_trace,
+                        }],
                         &[Run { report: r, trace }],
                     );
                     changed_since(&log)
@@ -170,7 +184,12 @@ fn changed_since(log: &Changelog) -> Option<String> {
 
 fn scenario_list(ids: &[String]) -> String {
     const SHOWN: usize = 3;
-    let head = ids.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ");
+    let head = ids
+        .iter()
+        .take(SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
     match ids.len() {
         1 => head,
         n if n <= SHOWN => format!("{n} scenarios ({head})"),

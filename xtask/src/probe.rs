@@ -98,7 +98,16 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
     let mut results = Vec::new();
     for spec in &specs {
         let target = resolve(spec, &root)?;
-        let batch = run_target(&root, &runtime, &target, &scenarios, jobs, snapshots.as_deref(), args.accept, (results.len(), total));
+        let batch = run_target(
+            &root,
+            &runtime,
+            &target,
+            &scenarios,
+            jobs,
+            snapshots.as_deref(),
+            args.accept,
+            (results.len(), total),
+        );
         results.extend(batch);
         targets.push(target);
     }
@@ -175,10 +184,25 @@ pub fn run_one_target(
 ) -> Result<Vec<(Report, String)>> {
     let target = resolve(spec, root)?;
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    eprintln!("running {} scenarios on {} ({jobs} at once)", scenarios.len(), target.name);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    eprintln!(
+        "running {} scenarios on {} ({jobs} at once)",
+        scenarios.len(),
+        target.name
+    );
     let snapshots = root.join("snapshots");
-    Ok(run_target(root, &runtime, &target, scenarios, jobs, Some(&snapshots), accept, (0, scenarios.len())))
+    Ok(run_target(
+        root,
+        &runtime,
+        &target,
+        scenarios,
+        jobs,
+        Some(&snapshots),
+        accept,
+        (0, scenarios.len()),
+    ))
 }
 
 /// Whether `target`'s traces have snapshots to compare with. The reference and the contract

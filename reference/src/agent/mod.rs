@@ -2,7 +2,9 @@
 
 pub mod events;
 mod heartbeat;
+mod local_command;
 pub mod prompt;
+mod remote;
 mod session;
 mod turn;
 pub mod usage;

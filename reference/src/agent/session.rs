@@ -179,6 +179,13 @@ async fn converse(
                     });
                     if let Some(said) = said {
                         terminal.line(&format!("  ⎿  {said}"));
+                        // 2.1.235 names the subcommand as a command of its own.
+                        let (sub, rest) = args.trim().split_once(' ').unwrap_or((args.trim(), ""));
+                        session.pending.extend(super::local_command::record(
+                            &format!("design-{sub}"),
+                            rest.trim(),
+                            &said,
+                        ));
                         continue;
                     }
                 }
@@ -348,7 +355,7 @@ impl<'a> Session<'a> {
             memory_dir.as_deref(),
         );
         init["mcp_servers"] = json!(mcp.statuses());
-        let lists = init_lists(config, &skills, &builtins);
+        let lists = init_lists(config, &skills, &builtins, &mcp.prompt_commands());
         init["slash_commands"] = json!(lists.slash_commands);
         init["terminal_slash_commands"] = json!(lists.terminal_slash_commands);
         init["agents"] = json!(lists.agents);
@@ -357,6 +364,9 @@ impl<'a> Session<'a> {
             init["apiKeySource"] = json!("none");
         }
         init["plugins"] = plugins.iter().map(context::plugins::init_entry).collect();
+        if super::remote::is_remote() {
+            super::remote::extend_init(&mut init, started, &crate::api::wire::get().entrypoint);
+        }
         let mut ctx = ctx;
 
         let mut first = Vec::new();
@@ -447,6 +457,11 @@ impl<'a> Session<'a> {
         self.before_first_request(&prompt).await;
         // 2.1.235 announces the session as its first prompt starts, after the start-up requests:
         // a limits change their answers brought is told first.
+        if self.init_owed && super::remote::is_remote() {
+            for event in super::remote::opening_events(&self.out.session_id) {
+                self.out.event(&event);
+            }
+        }
         self.out.rate_limits();
         if std::mem::take(&mut self.init_owed) {
             self.out.event(&self.init);
@@ -603,13 +618,14 @@ fn init_lists(
     config: &Config,
     skills: &[context::skills::Skill],
     features: &context::builtins::Features,
+    mcp_prompts: &[String],
 ) -> context::builtins::InitLists {
     let user: Vec<String> = skills.iter().map(|s| s.name.clone()).collect();
     let workflows: Vec<String> = named_workflows(config)
         .into_iter()
         .map(|(n, _)| n)
         .collect();
-    context::builtins::init_lists(features, &user, &workflows, &[])
+    context::builtins::init_lists(features, &user, &workflows, mcp_prompts)
 }
 
 /// The user's and project's named workflows (name, `meta.description`), which 2.1.235 declares

@@ -174,14 +174,6 @@ impl<'s, 'a> Turn<'s, 'a> {
         mcp_tools: &[McpTool],
     ) -> (Vec<Value>, bool) {
         let s = &mut *self.session;
-        // Task ends owed before this round started ride on its last result (a task that ends
-        // during the round is told in the next one, or in a prompt of its own).
-        let owed = s
-            .ctx
-            .agents
-            .as_ref()
-            .map(|a| a.registry.take_notices())
-            .unwrap_or_default();
         let mut blocks = Vec::new();
         let mut interrupted = false;
         for tool_use in tool_uses {
@@ -236,7 +228,9 @@ impl<'s, 'a> Turn<'s, 'a> {
                     s.out
                         .event(&s.out.permission_denied(name, id, message, reason));
                 }
-                self.denials.push(denial(tool_use));
+                let mut entry = denial(tool_use);
+                entry["tool_input"] = tools::parsed_input(offered, tool_use);
+                self.denials.push(entry);
             }
             if let Some(mode) = s.ctx.mode_changed.take() {
                 s.out.event(&s.out.status(mode.as_str()));
@@ -247,7 +241,9 @@ impl<'s, 'a> Turn<'s, 'a> {
                 .is_some_and(|control| control.take_interrupt());
             if host_interrupted && !result.interrupted {
                 result = rejected(id);
-                self.denials.push(denial(tool_use));
+                let mut entry = denial(tool_use);
+                entry["tool_input"] = tools::parsed_input(offered, tool_use);
+                self.denials.push(entry);
             }
             interrupted |= result.interrupted || host_interrupted;
             s.out.event(
@@ -270,6 +266,14 @@ impl<'s, 'a> Turn<'s, 'a> {
                 blocks.push(block);
             }
         }
+        // Task ends owed when the round's results are in, those that ended during the round
+        // included, ride on its last result, as 2.1.235 drains its queue then.
+        let owed = s
+            .ctx
+            .agents
+            .as_ref()
+            .map(|a| a.registry.take_notices())
+            .unwrap_or_default();
         if let Some(content) = blocks.last_mut().map(|b| &mut b["content"]) {
             for notice in &owed {
                 let note = crate::agents::notification_text(&notice.task);
@@ -351,6 +355,7 @@ fn round_reminders(s: &mut Session, offered: &[&'static dyn Tool], blocks: &mut 
     }
     reminders.push(s.budget.after_round(s.last_total));
     context::reminders::append_to_round(blocks, &reminders);
+    tools::tool_search::note_loaded(blocks);
 }
 
 fn denial(tool_use: &Value) -> Value {

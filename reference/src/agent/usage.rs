@@ -23,6 +23,9 @@ fn prices(model: &str) -> (f64, f64) {
     }
 }
 
+/// USD per search the API's server tool runs, the same for every model (2.1.235's cost tables).
+const WEB_SEARCH_PRICE: f64 = 0.01;
+
 /// One answer's cost, in 2.1.235's order of operations (each token count divided by a million,
 /// then priced, then summed): floating point makes the order part of the value. Cache reads cost
 /// a tenth of input, cache writes 1.25 times it.
@@ -32,6 +35,7 @@ pub fn request_cost(model: &str, m: &Message) -> f64 {
         + m.output_tokens as f64 / 1e6 * o
         + m.cache_read_input_tokens as f64 / 1e6 * (i / 10.0)
         + m.cache_creation_input_tokens as f64 / 1e6 * (i * 1.25)
+        + m.web_search_requests as f64 * WEB_SEARCH_PRICE
 }
 
 impl Usage {
@@ -68,3 +72,21 @@ pub fn model_usage() -> Value {
 
 /// Every model's context window in 2.1.235's `modelUsage` without the 1M option.
 const CONTEXT_WINDOW: u64 = 200_000;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::assemble::Assembler;
+
+    #[test]
+    fn searches_the_api_ran_are_counted_and_priced() {
+        let mut a = Assembler::default();
+        a.event("message_start", r#"{"type":"message_start","message":{"id":"m","model":"x","usage":{"input_tokens":1000000,"output_tokens":0}}}"#).unwrap();
+        a.event("message_delta", r#"{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":0,"server_tool_use":{"web_search_requests":2}}}"#).unwrap();
+        assert_eq!(a.message.web_search_requests, 2);
+        assert_eq!(
+            request_cost("claude-sonnet-4-5", &a.message),
+            3.0 + 2.0 * WEB_SEARCH_PRICE
+        );
+    }
+}

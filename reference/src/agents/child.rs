@@ -36,7 +36,11 @@ pub struct Outcome {
     pub status: Status,
     /// The final text, or why it ended early.
     pub text: String,
+    /// The last answer's usage: 2.1.235 reports an agent's tokens as its final context size (the
+    /// last message's input, cache and output), not a sum over its rounds.
     pub usage: Usage,
+    /// What 2.1.235's progress tracker counts for a background agent (its notification's tokens).
+    pub tracked_tokens: u64,
     pub tool_uses: u64,
     /// The whole conversation, for a later resume.
     pub history: Vec<Value>,
@@ -132,19 +136,28 @@ pub fn run(
             &launch.description,
         );
     }
-    let mut usage = Usage::default();
+    let mut tally = Tally::default();
+    let mut last_usage = Usage::default();
     let mut tool_uses = 0;
     let started = std::time::Instant::now();
-    let end = |status, text: String, usage, tool_uses, history| Outcome {
+    let end = |status, text: String, usage, tracked_tokens, tool_uses, history| Outcome {
         status,
         text,
         usage,
+        tracked_tokens,
         tool_uses,
         history,
     };
     loop {
         if cancel.load(Ordering::SeqCst) {
-            return end(Status::Killed, String::new(), usage, tool_uses, messages);
+            return end(
+                Status::Killed,
+                String::new(),
+                last_usage,
+                tally.total(),
+                tool_uses,
+                messages,
+            );
         }
         let body = request_body(config, &offered, &messages, silent, !launch.background);
         let out = &announce.out;
@@ -191,10 +204,19 @@ pub fn run(
                     "Agent terminated early due to an API error: {}",
                     error.user_text(&client.gateway())
                 );
-                return end(Status::Failed, text, usage, tool_uses, messages);
+                return end(
+                    Status::Failed,
+                    text,
+                    last_usage,
+                    tally.total(),
+                    tool_uses,
+                    messages,
+                );
             }
         };
-        usage.add(&answer.message);
+        tally.add(&answer.message);
+        last_usage = Usage::default();
+        last_usage.add(&answer.message);
         last_total = crate::context::reminders::answer_total(&answer.message);
         messages.push(answer.message.as_history());
         transcript.write(messages.last().unwrap());
@@ -203,7 +225,8 @@ pub fn run(
             return end(
                 Status::Completed,
                 answer.message.text(),
-                usage,
+                last_usage,
+                tally.total(),
                 tool_uses,
                 messages,
             );
@@ -217,7 +240,7 @@ pub fn run(
                     tool_use_id: &launch.tool_use_id,
                     agent_type: &launch.agent_type,
                     call,
-                    tokens: usage.input + usage.output + usage.cache_read + usage.cache_creation,
+                    tokens: tally.total(),
                     tool_uses,
                     started,
                 });
@@ -244,25 +267,16 @@ pub fn run(
             // A Read's picture note, PDF or pages follow its result, as in the main loop.
             blocks.append(&mut ctx.after_result);
         }
-        // SendMessage's mail reaches a running agent at its next tool round, as a reminder after
-        // the round's last result (where 2.1.235 puts it).
-        for mail in agents.registry.take_mail(&launch.id) {
-            let note = format!(
-                "\n\n<system-reminder>\nA message from the agent that launched you arrived while you were working:\n{mail}\n</system-reminder>"
-            );
-            if let Some(last) = blocks.last_mut() {
-                match &mut last["content"] {
-                    Value::String(text) => text.push_str(&note),
-                    Value::Array(parts) => {
-                        parts.push(json!({"type": "text", "text": note.trim_start()}))
-                    }
-                    _ => {}
-                }
-            }
-        }
         let mut reminders = Vec::new();
         if std::mem::take(&mut owes_agent_listing) {
             reminders.push(crate::context::builtins::agent_listing());
+        }
+        // SendMessage's mail reaches a running agent at its next tool round, as a reminder after
+        // the round's last result, behind the agent listing (where 2.1.235 puts it).
+        for mail in agents.registry.take_mail(&launch.id) {
+            reminders.push(format!(
+                "<system-reminder>\nThe agent that launched you sent a message while you were working:\n{mail}\n\nDeal with it before you finish your current task.\n</system-reminder>"
+            ));
         }
         if crate::context::reminders::task_nudge_on(offered.iter().map(|t| t.name())) {
             let tasks = tools::task_reminder_lines(&ctx);
@@ -270,6 +284,7 @@ pub fn run(
         }
         reminders.push(budget.after_round(last_total));
         crate::context::reminders::append_to_round(&mut blocks, &reminders);
+        tools::tool_search::note_loaded(&mut blocks);
         messages.push(json!({"role": "user", "content": blocks}));
         transcript.write(messages.last().unwrap());
     }
@@ -331,6 +346,29 @@ fn request_body(
 
 /// The task's output file: the child's conversation, one JSON message per line. A file that
 /// cannot be written costs the record, never the run (TaskOutput then says it is empty).
+/// 2.1.235's running count of an agent's tokens: the latest request's input (cache included) plus
+/// the output of every assistant event so far, each carrying its message's starting usage.
+#[derive(Default)]
+struct Tally {
+    latest_input: u64,
+    output: u64,
+}
+
+impl Tally {
+    fn add(&mut self, m: &crate::api::Message) {
+        let start = &m.start_usage;
+        let count = |key: &str| start[key].as_u64().unwrap_or(0);
+        self.latest_input = count("input_tokens")
+            + count("cache_creation_input_tokens")
+            + count("cache_read_input_tokens");
+        self.output += count("output_tokens") * m.content.len() as u64;
+    }
+
+    fn total(&self) -> u64 {
+        self.latest_input + self.output
+    }
+}
+
 struct Transcript(Option<std::fs::File>);
 
 impl Transcript {
@@ -352,5 +390,29 @@ impl Transcript {
         if let Some(file) = &mut self.0 {
             let _ = writeln!(file, "{message}");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(blocks: usize, input: u64) -> crate::api::Message {
+        crate::api::Message {
+            start_usage: json!({"input_tokens": input, "cache_read_input_tokens": 2, "output_tokens": 1}),
+            content: vec![json!({"type": "text", "text": "x"}); blocks],
+            output_tokens: 50,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn the_tally_keeps_the_latest_input_and_sums_each_events_starting_output() {
+        let mut tally = Tally::default();
+        tally.add(&answer(2, 10));
+        tally.add(&answer(1, 30));
+        // Latest input 30 + 2 cached, one output token per event of both answers; the final
+        // output counts (50 each) never enter it.
+        assert_eq!(tally.total(), 32 + 3);
     }
 }

@@ -163,7 +163,10 @@ pub fn notification_text(task: &Task) -> String {
             .replace('>', "&gt;"),
         (None, super::Status::Completed) => format!("Agent \"{}\" finished", task.description),
         (None, super::Status::Failed) => format!("Agent \"{}\" failed", task.description),
-        (None, super::Status::Killed) => format!("Agent \"{}\" was stopped", task.description),
+        // Only the model stops a task here (TaskStop): 2.1.235 names it as the stopper.
+        (None, super::Status::Killed) => {
+            format!("Agent \"{}\" was stopped by Claude", task.description)
+        }
         (None, super::Status::Running) => format!("Agent \"{}\" is running", task.description),
     };
     let mut text = format!(
@@ -181,7 +184,12 @@ pub fn notification_text(task: &Task) -> String {
         text.push_str(&report.body);
         text.push('\n');
     } else {
-        text.push('\n');
+        // An agent's notification says it may come again (2.1.235's `<note>`; the words are ours).
+        text.push_str(
+            "\n<note>This fires whenever the agent stops with no background work of its own still \
+             running. It can be sent another message and resumed, so one task-id may notify \
+             more than once.</note>\n",
+        );
         if let Some(result) = task
             .result
             .as_deref()

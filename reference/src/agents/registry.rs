@@ -253,12 +253,6 @@ impl Registry {
         state.notices.drain(..).collect()
     }
 
-    /// The model read a task's end itself (TaskOutput): it is owed no notification for it.
-    pub fn mark_read(&self, id: &str) {
-        let mut state = self.state.lock().unwrap();
-        state.notices.retain(|n| n.task.id != id);
-    }
-
     /// Puts a message in a running task's mailbox; false when it is not running.
     pub fn post(&self, id: &str, message: &str) -> bool {
         let mut state = self.state.lock().unwrap();

@@ -18,6 +18,8 @@ pub struct Message {
     pub output_tokens: u64,
     pub cache_creation_input_tokens: u64,
     pub cache_read_input_tokens: u64,
+    /// Searches the API's server tool ran for this answer (`server_tool_use.web_search_requests`).
+    pub web_search_requests: u64,
 }
 
 #[derive(Debug, Default)]
@@ -107,6 +109,9 @@ impl Assembler {
                 if let Some(out) = v["usage"]["output_tokens"].as_u64() {
                     self.message.output_tokens = out;
                 }
+                if let Some(n) = v["usage"]["server_tool_use"]["web_search_requests"].as_u64() {
+                    self.message.web_search_requests = n;
+                }
                 Ok(Step::Nothing)
             }
             "message_stop" => {
@@ -124,6 +129,9 @@ impl Assembler {
         self.message.output_tokens = n("output_tokens");
         self.message.cache_creation_input_tokens = n("cache_creation_input_tokens");
         self.message.cache_read_input_tokens = n("cache_read_input_tokens");
+        self.message.web_search_requests = usage["server_tool_use"]["web_search_requests"]
+            .as_u64()
+            .unwrap_or(0);
     }
 
     /// A whole non-streaming response body as a finished message.

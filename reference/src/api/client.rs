@@ -112,7 +112,10 @@ impl Client {
                         &message,
                     );
                     if self.role == Role::Main {
-                        self.previous_request.lock().unwrap().clone_from(&request_id);
+                        self.previous_request
+                            .lock()
+                            .unwrap()
+                            .clone_from(&request_id);
                     }
                     return Ok(Answer {
                         message,

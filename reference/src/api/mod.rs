@@ -7,8 +7,8 @@ pub mod first_party;
 pub mod provider;
 pub mod rate_limit;
 pub mod sse;
-pub mod tally;
 pub mod startup;
+pub mod tally;
 pub mod wire;
 
 pub use assemble::{Assembler, Message};

@@ -15,6 +15,8 @@ pub struct ModelTotals {
     pub output: u64,
     pub cache_read: u64,
     pub cache_creation: u64,
+    /// Searches the API's server tool ran in answers to this model.
+    pub web_searches: u64,
     /// The `max_tokens` the session asks of this model (its output ceiling).
     pub max_tokens: u64,
     /// Summed request by request in floating point, as 2.1.235 sums it, so `costUSD` carries the
@@ -39,6 +41,7 @@ pub fn record(model: &str, max_tokens: u64, m: &Message) {
     t.output += m.output_tokens;
     t.cache_read += m.cache_read_input_tokens;
     t.cache_creation += m.cache_creation_input_tokens;
+    t.web_searches += m.web_search_requests;
     t.max_tokens = max_tokens;
     t.cost += crate::agent::usage::request_cost(model, m);
 }
@@ -68,7 +71,7 @@ pub fn model_usage(
             model.clone(),
             json!({
                 "inputTokens": t.input, "outputTokens": t.output, "cacheReadInputTokens": t.cache_read,
-                "cacheCreationInputTokens": t.cache_creation, "webSearchRequests": 0,
+                "cacheCreationInputTokens": t.cache_creation, "webSearchRequests": t.web_searches,
                 "costUSD": cost(model, t), "contextWindow": context_window,
                 "maxOutputTokens": t.max_tokens, "canonicalModel": canonical(model), "provider": provider,
             }),

@@ -69,7 +69,10 @@ impl Wire {
             // `_CLAUDE_CODE_ASSUME_FIRST_PARTY_BASE_URL` counts as Anthropic's host too.
             first_party: crate::design::gates::first_party()
                 && (first_party_host(base_url) || crate::design::gates::first_party_base_url()),
-            oauth,
+            // A third-party provider (Bedrock, Vertex, Foundry, …) never gets the claude.ai
+            // login: 2.1.235 sends neither its beta nor the hour-long cache (recorded:
+            // brief.upload-reasons/provider).
+            oauth: oauth && super::provider::first_party(),
             device_id: device_id(&config),
             // The account is the claude.ai login's, as `~/.claude.json` records it; an API key
             // or an injected token without a recorded account leaves it empty.
@@ -82,11 +85,25 @@ impl Wire {
     }
 }
 
-/// `~/.claude.json`, or `$CLAUDE_CONFIG_DIR/.claude.json`.
+/// The global config file, as 2.1.235 finds it: `<config dir>/.config.json` when that exists,
+/// else `.claude<suffix>.json` in `$CLAUDE_CONFIG_DIR` or the home directory, where a custom
+/// OAuth endpoint (`CLAUDE_CODE_CUSTOM_OAUTH_URL`) has its own file, `.claude-custom-oauth.json`,
+/// so the production login's account and cached flags do not carry over to it (recorded:
+/// design.transport-limits/non-first-party).
 pub fn global_config(home: &Path) -> PathBuf {
+    let legacy = crate::design::gates::config_dir(home).join(".config.json");
+    if legacy.is_file() {
+        return legacy;
+    }
+    let custom = std::env::var_os("CLAUDE_CODE_CUSTOM_OAUTH_URL").is_some_and(|v| !v.is_empty());
+    let name = if custom {
+        ".claude-custom-oauth.json"
+    } else {
+        ".claude.json"
+    };
     match std::env::var_os("CLAUDE_CONFIG_DIR") {
-        Some(dir) => PathBuf::from(dir).join(".claude.json"),
-        None => home.join(".claude.json"),
+        Some(dir) => PathBuf::from(dir).join(name),
+        None => home.join(name),
     }
 }
 
@@ -279,15 +296,23 @@ pub fn betas(role: Role, body: &Value) -> Vec<String> {
     if wire.interactive {
         list.push("redact-thinking-2026-02-12");
     }
-    list.extend([
-        "thinking-token-count-2026-05-13",
-        "context-management-2025-06-27",
-        "prompt-caching-scope-2026-01-05",
-    ]);
+    let provider = super::provider::current();
+    if provider == super::provider::FIRST_PARTY {
+        list.push("thinking-token-count-2026-05-13");
+    }
+    list.push("context-management-2025-06-27");
+    if provider == "foundry" {
+        list.push("web-search-2025-03-05");
+    }
+    list.push("prompt-caching-scope-2026-01-05");
     let deferring = body["tools"]
         .as_array()
         .is_some_and(|tools| tools.iter().any(|t| t["defer_loading"] == true));
-    if deferring || (wire.first_party && role != Role::Helper && !haiku) {
+    let offered = wire.first_party
+        && role != Role::Helper
+        && !haiku
+        && !crate::tools::tool_search::switched_off();
+    if deferring || offered {
         list.push(crate::tools::tool_search::API_BETA);
     }
     if body.pointer("/output_config/format").is_some() {

@@ -21,7 +21,7 @@ pub const TOOL: &str = "SendUserMessage";
 pub const LEGACY_TOOL: &str = "Brief";
 
 /// The meta message of the turn-end enforcement; the sentence is the real binary's (a check names
-/// it), the advice after it is ours.
+/// it), the advice after it is ours (seed 001 line 320).
 pub const TURN_END_SENTINEL: &str = "You ended the turn without calling SendUserMessage.";
 const TURN_END_ADVICE: &str = "Your plain text is not shown to the user. If there is something \
 worth telling them, call SendUserMessage now; if there truly is nothing, you may end the turn.";
@@ -53,7 +53,7 @@ pub fn state(flag: bool, home: &Path, cwd: &Path) -> State {
 /// cache with telemetry off only under `CLAUDE_CODE_GB_DISK_CACHE_WHEN_TELEMETRY_OFF`, which the
 /// scenarios set; offline there is no other source, so this agent always reads it.
 fn account_entitled(home: &Path) -> bool {
-    read_json(&home.join(".claude.json"))
+    read_json(&crate::api::wire::global_config(home))
         .is_some_and(|v| v["cachedGrowthBookFeatures"]["tengu_kairos_brief"] == true)
 }
 

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 /// The memory directory, or None when auto-memory is off: `CLAUDE_CODE_DISABLE_AUTO_MEMORY`
-/// (truthy off, set but falsy forces on), `CLAUDE_CODE_SIMPLE`, then `autoMemoryEnabled` in the
-/// user's or the project's settings.
+/// (truthy off, set but falsy forces on), `CLAUDE_CODE_SIMPLE`, a remote session without a
+/// memory directory, then `autoMemoryEnabled` in the user's or the project's settings.
 pub fn dir(home: &Path, cwd: &Path) -> Option<PathBuf> {
     let truthy = |v: &str| matches!(v, "1" | "true" | "yes" | "on");
     match std::env::var("CLAUDE_CODE_DISABLE_AUTO_MEMORY") {
@@ -16,6 +16,15 @@ pub fn dir(home: &Path, cwd: &Path) -> Option<PathBuf> {
         Err(_) => {}
     }
     if std::env::var("CLAUDE_CODE_SIMPLE").is_ok_and(|v| truthy(&v)) {
+        return None;
+    }
+    // A remote session keeps no memory unless its host gives it a place (2.1.235's rule;
+    // recorded: brief.lanes/env-byoc has no memory_paths).
+    let set = |k: &str| std::env::var(k).is_ok_and(|v| !v.is_empty());
+    if std::env::var("CLAUDE_CODE_REMOTE").is_ok_and(|v| crate::brief::lane::truthy(&v))
+        && !set("CLAUDE_CODE_REMOTE_MEMORY_DIR")
+        && !set("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE")
+    {
         return None;
     }
     for settings in [

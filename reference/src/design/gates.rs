@@ -87,11 +87,7 @@ pub fn feature_on(home: &Path, flag: &str) -> bool {
     if std::env::var("CLAUDE_CODE_GB_DISK_CACHE_WHEN_TELEMETRY_OFF").as_deref() != Ok("1") {
         return false;
     }
-    let file = match std::env::var_os("CLAUDE_CONFIG_DIR") {
-        Some(dir) => Path::new(&dir).join(".claude.json"),
-        None => home.join(".claude.json"),
-    };
-    std::fs::read_to_string(file)
+    std::fs::read_to_string(crate::api::wire::global_config(home))
         .ok()
         .and_then(|t| serde_json::from_str::<Value>(&t).ok())
         .is_some_and(|v| v["cachedGrowthBookFeatures"][flag] == Value::Bool(true))

@@ -9,6 +9,7 @@
 //! mapping to tool_result content. The tool itself is `tools/claude_design.rs`.
 
 mod account;
+mod card;
 mod catalog;
 pub mod credentials;
 mod dispatch;
@@ -26,16 +27,18 @@ mod validate;
 mod wire_tests;
 
 pub use account::Account;
+pub use card::arguments_line;
 pub use catalog::{client_hints, user_facing_name, Hints};
 pub use credentials::{custom_oauth_url_error, OAuthConfig};
 pub use dispatch::{call, operation, Facts, Flags, Outcome, Service};
 pub use error::DesignError;
 pub use gates::enabled;
-pub use permission::{check, Verdict};
+pub use permission::{card_states_terms, check, Verdict};
+pub use plans::normalize as normalize_project_path;
 pub use result::map_result;
 pub use signal::Signal;
 pub use state::{global, DesignState};
-pub use transport::{Renew, Transport};
+pub use transport::{client_platform, Renew, Transport};
 pub use validate::validate_input;
 
 /// The tool's name, as the model calls it.

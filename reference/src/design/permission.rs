@@ -31,6 +31,19 @@ pub enum Verdict {
     },
 }
 
+/// Why the consent card asks.
+const CONSENT_REASON: &str = "design agent consent \u{2014} approving records a server-side grant for Claude agents to read and write your design projects";
+/// Why the card of a first write under a durable project grant asks.
+const GRANT_REASON: &str = "first write under a project grant \u{2014} approval mints a durable write grant for this project, revocable at claude.ai/design settings";
+
+/// Whether a card asking for `reason` also states its terms: the consent card (seed 000 line 113,
+/// an accurate consent card) and the durable grant's (line 141: the card says approving lets
+/// Claude write any ordinary file of the project until revoked in Design settings). 2.1.235 shows
+/// no ask's message on the card; the other asks' messages only say what a refusal says.
+pub fn card_states_terms(reason: &str) -> bool {
+    reason == CONSENT_REASON || reason == GRANT_REASON
+}
+
 /// Appended to the finalize_plan card.
 pub const PLAN_CARD_NOTE: &str = "Approving also lets writes and deletes to exactly these paths run without another prompt for up to 15 minutes (file contents are not shown again; anything to any other path will still ask).";
 
@@ -189,7 +202,7 @@ async fn decide(
             .filter(|s| !s.is_empty())
             .collect::<Vec<_>>()
             .join(" ");
-        return ask(message, "design agent consent \u{2014} approving records a server-side grant for Claude agents to read and write your design projects");
+        return ask(message, CONSENT_REASON);
     }
     if !write {
         return Verdict::Allow;
@@ -256,7 +269,7 @@ async fn decide(
                             return deny(format!("ClaudeDesign {op}: a durable project write grant is only offered when the approval dialog can name its target, and the project identity (name, sharing, URL) could not be verified or rendered faithfully. If this is a fresh connection, read the project first (e.g. get_project \u{2014} approve the Claude Design connection if prompted) and retry once; otherwise use finalize_plan with writes/deletes and pass the returned plan_token (the per-batch flow), which is always supported."), "a durable project write grant requires a server-verified project identity in the approval card");
                         };
                         flags.project_grant_ask_shown = Some(project.clone());
-                        return ask(grant_card(&identity), "first write under a project grant \u{2014} approval mints a durable write grant for this project, revocable at claude.ai/design settings");
+                        return ask(grant_card(&identity), GRANT_REASON);
                     }
                 }
             } else {

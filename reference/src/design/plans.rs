@@ -183,6 +183,12 @@ const PREVIEW_SHARE: usize = 1_800;
 const PREVIEW_OFFSET: i64 = 95;
 const PREVIEW_MAX: i64 = 200;
 
+/// How many chars of preview each of `entries` listed entries gets on a card (its arguments line
+/// too): a shared budget less each entry's framing, between 0 and the cap.
+pub fn preview_width(entries: usize) -> usize {
+    ((PREVIEW_SHARE / entries.max(1)) as i64 - PREVIEW_OFFSET).clamp(0, PREVIEW_MAX) as usize
+}
+
 /// Whether a tokenless batch fits on the durable-grant card whole (2.1.235's `s8a`).
 pub fn batch_fits(targets: Option<&[String]>) -> bool {
     let Some(t) = targets else { return false };
@@ -194,8 +200,7 @@ pub fn batch_fits(targets: Option<&[String]>) -> bool {
     {
         return false;
     }
-    let preview =
-        ((PREVIEW_SHARE / t.len()) as i64 - PREVIEW_OFFSET).clamp(0, PREVIEW_MAX) as usize;
+    let preview = preview_width(t.len());
     let per = BATCH_PATH_FRAME + if preview > 0 { preview + 3 } else { 0 };
     let total = BATCH_FRAME
         + t.iter().map(|p| utf16_len(p) + per).sum::<usize>()

@@ -298,6 +298,8 @@ pub const PLAN_REMINDER_FULL_EVERY: Limit = Limit {
 };
 
 pub const ALL_REAL_BINARY: &[&Limit] = &[
+    &REMOTE_AUTOCOMPACT_EFFECTIVE_WINDOW,
+    &REMOTE_AUTOCOMPACT_THRESHOLD,
     &PLAN_REMINDER_PROMPTS_BETWEEN,
     &PLAN_REMINDER_FULL_EVERY,
     &REMINDER_TOKEN_BUDGET,
@@ -335,6 +337,18 @@ pub const ALL_REAL_BINARY: &[&Limit] = &[
     &DESIGN_GRANT_NAME_MAX,
     &DESIGN_GRANT_URL_MAX,
     &DESIGN_HTTP_DEFAULT_TIMEOUT,
+    &DESIGN_SYNC_LIST_MAX_ITEMS,
+    &DESIGN_SYNC_PATH_MAX_LEN,
+    &DESIGN_SYNC_NAME_MAX_LEN,
+    &DESIGN_SYNC_CARD_TEXT_MAX_LEN,
+    &DESIGN_SYNC_GROUP_MAX_LEN,
+    &DESIGN_SYNC_COUNT_MAX,
+    &DESIGN_SYNC_RESULT_BUDGET,
+    &DESIGN_SYNC_RPC_TIMEOUT,
+    &DESIGN_SYNC_GET_FILE_CAP,
+    &DESIGN_SYNC_LOCAL_FILE_MAX,
+    &DESIGN_SYNC_LIST_FILES_MAX_PAGES,
+    &DESIGN_SYNC_GLOB_MAX_WILDCARDS,
     &TOOL_RESULT_PERSIST_CEILING,
     &PROJECTS_CONTEXT_FETCH_TIMEOUT,
     &PROJECTS_CONTEXT_LIST_MAX,
@@ -1374,4 +1388,172 @@ pub const SCHEDULE_WAKEUP_RESULT_BUDGET: Limit = Limit {
         case: "bundle (recon parity15): ScheduleWakeup maxResultSizeChars 1000",
     },
     what: "ScheduleWakeup result size before it is persisted and previewed.",
+};
+
+pub const DESIGN_SYNC_LIST_MAX_ITEMS: Limit = Limit {
+    name: "tools.design_sync.list_max_items",
+    value: 256,
+    unit: Unit::Entries,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "brief.all-success tools[]: DesignSync's input_schema maxItems 256 on writes, deletes, files, paths, assets",
+    },
+    what: "Most entries in one DesignSync call's list (files, paths, plan patterns, asset cards).",
+};
+
+pub const DESIGN_SYNC_PATH_MAX_LEN: Limit = Limit {
+    name: "tools.design_sync.path_max_len",
+    value: 256,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "brief.all-success tools[]: DesignSync's input_schema maxLength 256 on every project path; the plan check refuses longer paths",
+    },
+    what: "Longest project path DesignSync takes.",
+};
+
+pub const DESIGN_SYNC_NAME_MAX_LEN: Limit = Limit {
+    name: "tools.design_sync.name_max_len",
+    value: 200,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "designsync.write: a 201-character create_project name is refused by the schema (maximum 200)",
+    },
+    what: "Longest name of a new design-system project.",
+};
+
+pub const DESIGN_SYNC_CARD_TEXT_MAX_LEN: Limit = Limit {
+    name: "tools.design_sync.card_text_max_len",
+    value: 255,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "brief.all-success tools[]: DesignSync's input_schema maxLength 255 on an asset card's name and subtitle",
+    },
+    what: "Longest name or subtitle of a Design System pane card.",
+};
+
+pub const DESIGN_SYNC_GROUP_MAX_LEN: Limit = Limit {
+    name: "tools.design_sync.group_max_len",
+    value: 64,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "brief.all-success tools[]: DesignSync's input_schema maxLength 64 on an asset card's group",
+    },
+    what: "Longest section label of a Design System pane card.",
+};
+
+pub const DESIGN_SYNC_COUNT_MAX: Limit = Limit {
+    name: "tools.design_sync.count_max",
+    value: 9_007_199_254_740_991,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "brief.all-success tools[]: DesignSync's input_schema: integers bounded by JavaScript's largest safe integer",
+    },
+    what: "Largest integer DesignSync takes (viewport sizes, report_validate counts).",
+};
+
+pub const DESIGN_SYNC_RESULT_BUDGET: Limit = Limit {
+    name: "tools.design_sync.result_budget",
+    value: 300_000,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon parity16/designsync): DesignSync maxResultSizeChars 300000",
+    },
+    what: "DesignSync result size before it is persisted and previewed.",
+};
+
+pub const DESIGN_SYNC_RPC_TIMEOUT: Limit = Limit {
+    name: "tools.design_sync.rpc_timeout",
+    value: 60_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon parity16/designsync): DesignSync's RPC client: timeout 60000",
+    },
+    what: "How long one DesignSync RPC may take.",
+};
+
+pub const DESIGN_SYNC_GET_FILE_CAP: Limit = Limit {
+    name: "tools.design_sync.get_file_cap",
+    value: 262_144,
+    unit: Unit::Bytes,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon parity16/designsync): DesignSync get_file: content past 262144 bytes is cut and `truncated` set",
+    },
+    what: "Most bytes of one file get_file returns.",
+};
+
+pub const DESIGN_SYNC_LOCAL_FILE_MAX: Limit = Limit {
+    name: "tools.design_sync.local_file_max",
+    value: 12_582_912,
+    unit: Unit::Bytes,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon parity16/designsync): DesignSync write_files: a localPath file over 12582912 bytes is refused",
+    },
+    what: "Largest file write_files reads from disk.",
+};
+
+pub const DESIGN_SYNC_LIST_FILES_MAX_PAGES: Limit = Limit {
+    name: "tools.design_sync.list_files_max_pages",
+    value: 50,
+    unit: Unit::Pages,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon parity16/designsync): DesignSync list_files: pagination stops with an error after 50 pages",
+    },
+    what: "Most ListFiles pages one list_files call reads.",
+};
+
+pub const DESIGN_SYNC_GLOB_MAX_WILDCARDS: Limit = Limit {
+    name: "tools.design_sync.glob_max_wildcards",
+    value: 3,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon parity16/designsync): DesignSync finalize_plan: a pattern with more than 3 `*`/`**` wildcards matches nothing",
+    },
+    what: "Most wildcards in one plan pattern.",
+};
+
+pub const REMOTE_AUTOCOMPACT_EFFECTIVE_WINDOW: Limit = Limit {
+    name: "remote.autocompact_state.effective_window",
+    value: 180_000,
+    unit: Unit::Tokens,
+    kind: Kind::Fact,
+    approx: false,
+    source: Source::RealBinary {
+        case: "brief.lanes/env-byoc: a remote session's autocompact_state event, claude-sonnet-4-5",
+    },
+    what: "The context window a remote session's opening autocompact_state reports for a 200,000-token model.",
+};
+
+pub const REMOTE_AUTOCOMPACT_THRESHOLD: Limit = Limit {
+    name: "remote.autocompact_state.threshold",
+    value: 167_000,
+    unit: Unit::Tokens,
+    kind: Kind::Fact,
+    approx: false,
+    source: Source::RealBinary {
+        case: "brief.lanes/env-byoc: a remote session's autocompact_state event, claude-sonnet-4-5",
+    },
+    what: "The token count at which that autocompact_state says compaction starts.",
 };

@@ -59,9 +59,12 @@ pub struct Sources<'a> {
 
 pub fn load(sources: &Sources) -> Candidates {
     let mut out = Candidates::default();
-    // In declaration order (user, project, then --mcp-config; each file in its own order), a
-    // later source replacing an earlier one of the same name in place.
+    // In declaration order (user, project, --mcp-config, then local scope, the order 2.1.235
+    // lists them in init; each file in its own order), a later source replacing an earlier one
+    // of the same name in place. Local scope comes last but outranks user scope only.
     let mut declared: Vec<(String, Value)> = Vec::new();
+    let mut outranks_local: Vec<String> = Vec::new();
+    let mut local_servers = Vec::new();
     let mut declare = |name: String, v: Value| match declared.iter_mut().find(|(n, _)| *n == name) {
         Some(slot) => slot.1 = v,
         None => declared.push((name, v)),
@@ -72,14 +75,12 @@ pub fn load(sources: &Sources) -> Candidates {
             declare(name, v);
         }
         // Local scope: this project's own entry in ~/.claude.json.
-        let local = &user["projects"][sources.cwd.display().to_string()];
-        for (name, v) in servers_of(local) {
-            declare(name, v);
-        }
+        local_servers = servers_of(&user["projects"][sources.cwd.display().to_string()]);
         let project = read_json(&sources.cwd.join(".mcp.json"));
         let approval = Approval::load(sources.cwd, sources.home, &user);
         for (name, v) in servers_of(&project) {
             if approval.approves(&name) {
+                outranks_local.push(name.clone());
                 declare(name, v);
             } else {
                 out.pending.push(name);
@@ -100,10 +101,16 @@ pub fn load(sources: &Sources) -> Candidates {
         match doc {
             Ok(doc) => {
                 for (name, v) in servers_of(&doc) {
+                    outranks_local.push(name.clone());
                     declare(name, v);
                 }
             }
             Err(e) => out.errors.push(e),
+        }
+    }
+    for (name, v) in local_servers {
+        if !outranks_local.contains(&name) {
+            declare(name, v);
         }
     }
     let policy = Policy::load(&[
@@ -386,6 +393,42 @@ mod tests {
             },
             always_load: false,
         }
+    }
+
+    #[test]
+    fn sources_are_listed_user_project_flag_then_local() {
+        let home = tempfile::tempdir().unwrap();
+        let cwd = tempfile::tempdir().unwrap();
+        let stdio = json!({"type": "stdio", "command": "true"});
+        let user = json!({
+            "mcpServers": {"usered": stdio},
+            "projects": {cwd.path().display().to_string(): {
+                "enableAllProjectMcpServers": true,
+                "mcpServers": {"localed": stdio, "shared": {"type": "stdio", "command": "local"}},
+            }},
+        });
+        std::fs::write(home.path().join(".claude.json"), user.to_string()).unwrap();
+        let project = json!({"mcpServers": {"projected": stdio}});
+        std::fs::write(cwd.path().join(".mcp.json"), project.to_string()).unwrap();
+        let flag = json!({"mcpServers": {"flagged": stdio, "shared": stdio}}).to_string();
+        let got = load(&Sources {
+            mcp_config: &[flag],
+            strict: false,
+            cwd: cwd.path(),
+            home: home.path(),
+            managed: home.path().join("no-managed-settings.json"),
+            child_env: BTreeMap::new(),
+        });
+        let names: Vec<&str> = got.connect.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["usered", "projected", "flagged", "shared", "localed"]
+        );
+        // Listed last, local scope still gives way to --mcp-config for a shared name.
+        let ServerKind::Stdio(shared) = &got.connect[3].kind else {
+            panic!("stdio")
+        };
+        assert_eq!(shared.command, "true");
     }
 
     #[test]

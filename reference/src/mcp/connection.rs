@@ -27,6 +27,9 @@ pub struct Close {
     /// The transport went away (a process exit, a dropped stream) and may be dialled again; a
     /// protocol violation (the line cap) is not retried, it would only repeat.
     pub may_reconnect: bool,
+    /// Shown to the user: the line cap, whose error the seed spells out (it blames non-protocol
+    /// stdout). Other ends show only as the server's status, as in 2.1.235.
+    pub tell_user: bool,
 }
 
 /// What the runtime hears from a server outside request/response.

@@ -14,6 +14,10 @@ pub enum McpError {
     /// as 2.1.235 shows them).
     #[error("MCP error -32000: Connection closed")]
     Closed(String),
+    /// An HTTP answer whose body broke off: the connection closed mid-answer. The text is the one
+    /// 2.1.235's fetch gives its caller (recorded: mcp.reconnect).
+    #[error("The socket connection was closed unexpectedly. For more information, pass `verbose: true` in the second argument to fetch()")]
+    SocketClosed,
     /// An HTTP answer that is not a protocol answer.
     #[error("HTTP {status}: {text}")]
     Http { status: u16, text: String },
@@ -48,7 +52,7 @@ impl McpError {
                     | Self::REQUEST_TIMEOUT
             ),
             McpError::Http { status, .. } => !(400..500).contains(status),
-            McpError::Closed(_) | McpError::Other(_) => true,
+            McpError::Closed(_) | McpError::SocketClosed | McpError::Other(_) => true,
             McpError::Timeout { .. } | McpError::Auth { .. } | McpError::SessionExpired => false,
         }
     }

@@ -118,11 +118,15 @@ pub(super) struct Server {
     catalog: Mutex<Catalog>,
     /// The last `resources/list` answer; `None` until listed or once invalidated.
     pub(super) resources: Mutex<Option<Vec<Value>>>,
+    /// The names of the server's prompts, from its last `prompts/list`.
+    prompts: Mutex<Vec<String>>,
     /// Refresh sequence numbers: started, and the newest whose result was applied.
     refresh_started: AtomicU64,
     refresh_applied: AtomicU64,
     shutting_down: AtomicBool,
-    /// Errors the user should see (stderr), in order.
+    /// Errors the user should see (stderr), in order: only those the seed asks to be shown.
+    /// Every other failure shows as the server's status and missing tools, as in 2.1.235, which
+    /// keeps those to its debug log in -p mode.
     errors: Mutex<Vec<String>>,
 }
 
@@ -157,9 +161,12 @@ impl McpRuntime {
 
     /// `[{name, status}]` for the init event: connected, failed, needs-auth, pending.
     pub fn statuses(&self) -> Vec<Value> {
-        let mut out: Vec<Value> = self
-            .servers
-            .iter()
+        // 2.1.235 connects the alwaysLoad servers as a batch of their own, first, and lists
+        // them in that order (recorded: tools.tool-search/mcp).
+        let (first, rest): (Vec<_>, Vec<_>) = self.servers.iter().partition(|s| s.spec.always_load);
+        let mut out: Vec<Value> = first
+            .into_iter()
+            .chain(rest)
             .map(|s| json!({"name": s.spec.name, "status": s.status().as_str()}))
             .collect();
         out.extend(
@@ -175,6 +182,20 @@ impl McpRuntime {
         self.servers
             .iter()
             .flat_map(|s| std::mem::take(&mut *s.errors.lock().expect("not poisoned")))
+            .collect()
+    }
+
+    /// The servers' prompts as slash commands (`mcp__<server>__<prompt>`), for init's
+    /// `slash_commands`, in server order.
+    pub fn prompt_commands(&self) -> Vec<String> {
+        self.servers
+            .iter()
+            .flat_map(|s| {
+                let prompts = s.prompts.lock().expect("not poisoned").clone();
+                prompts
+                    .into_iter()
+                    .map(|p| format!("mcp__{}__{p}", s.spec.name))
+            })
             .collect()
     }
 
@@ -271,6 +292,7 @@ impl Server {
             instructions: Mutex::new(None),
             catalog: Mutex::new(Catalog::default()),
             resources: Mutex::new(None),
+            prompts: Mutex::new(Vec::new()),
             refresh_started: AtomicU64::new(0),
             refresh_applied: AtomicU64::new(0),
             shutting_down: AtomicBool::new(false),
@@ -316,12 +338,12 @@ impl Server {
                 h.discover_oauth().await;
             }
         }
-        match (&e, status) {
-            (McpError::Auth { status, .. }, Status::Failed) => self.report(format!(
+        // The seed names this class (AUTH_HEADER_REJECTED); other connection failures show only
+        // as the init status.
+        if let (McpError::Auth { status, .. }, Status::Failed) = (&e, status) {
+            self.report(format!(
                 "AUTH_HEADER_REJECTED: the server answered {status} to the configured Authorization header"
-            )),
-            (McpError::Auth { .. }, _) => self.report("needs authentication"),
-            _ => self.report(format!("connection failed: {e}")),
+            ));
         }
         self.set_status(status);
         let conn = self.conn.lock().expect("not poisoned").take();
@@ -464,8 +486,15 @@ impl Server {
                 {
                     // The resource tools answer from this listing until it is invalidated.
                     Ok(r) if kind == "resources" => self.cache_resources(&r),
-                    Ok(_) => {}
-                    Err(e) => self.report(format!("{method} failed: {e}")),
+                    Ok(r) => {
+                        *self.prompts.lock().expect("not poisoned") = r["prompts"]
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                            .filter_map(|p| p["name"].as_str().map(str::to_owned))
+                            .collect()
+                    }
+                    Err(_) => {}
                 }
             }
         }
@@ -488,12 +517,10 @@ impl Server {
                         limits::MCP_TOOLS_LIST_MAX_PAGES.get()
                     ));
                 }
-                let (mut tools, dropped) = catalog::convert(&self.spec.name, &listing.tools);
+                // A dropped tool is left out silently: the seed asks only that its siblings stay.
+                let (mut tools, _dropped) = catalog::convert(&self.spec.name, &listing.tools);
                 for t in &mut tools {
                     t.always_load = self.spec.always_load;
-                }
-                for d in dropped {
-                    self.errors.lock().expect("not poisoned").push(d);
                 }
                 // An older refresh finishing late never replaces a newer one.
                 if self.refresh_applied.fetch_max(seq, Ordering::SeqCst) < seq {
@@ -502,10 +529,12 @@ impl Server {
                     catalog.tools = tools;
                 }
             }
+            // The seed: a failed refresh keeps the previous tools "and exposes the error".
             Err(e) if self.catalog.lock().expect("not poisoned").generation > 0 => self.report(
                 format!("tools/list failed; keeping the previous tools: {e}"),
             ),
-            Err(e) => self.report(format!("tools/list failed: {e}")),
+            // A first listing that fails leaves the server connected with no tools.
+            Err(_) => {}
         }
     }
 
@@ -527,7 +556,9 @@ impl Server {
                     {
                         return;
                     }
-                    self.report(format!("connection closed: {}", close.why));
+                    if close.tell_user {
+                        self.report(format!("connection closed: {}", close.why));
+                    }
                     if close.may_reconnect {
                         tokio::spawn(self.clone().reconnect());
                     } else {
@@ -571,7 +602,7 @@ impl Server {
                     return;
                 }
             }
-            self.report("reconnect attempts exhausted");
+            // Exhausted: the status stays failed, which is what the user sees.
         })
     }
 }

@@ -81,7 +81,7 @@ pub struct Api {
 
 /// The account's organization as `~/.claude.json` records it.
 fn organization(home: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(home.join(".claude.json")).ok()?;
+    let text = std::fs::read_to_string(crate::api::wire::global_config(home)).ok()?;
     let v: Value = serde_json::from_str(&text).ok()?;
     v["oauthAccount"]["organizationUuid"]
         .as_str()

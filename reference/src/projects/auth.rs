@@ -188,6 +188,18 @@ async fn expand(home: &Path) -> Result<String, Unavailable> {
             detail: Some("refresh succeeded but projects scopes not granted".into()),
         });
     }
+    // The account's profile is read again with the new token, as 2.1.235 does after the
+    // expansion (recorded: projects.scope-expansion); what it says changes nothing here.
+    let _ = http
+        .get(format!("{}/api/oauth/profile", config.base_api_url))
+        .header(
+            "authorization",
+            format!("Bearer {}", refreshed.access_token),
+        )
+        .header("content-type", "application/json")
+        .header("cache-control", "no-cache")
+        .send()
+        .await;
     UPGRADE_PENDING.store(true, Ordering::SeqCst);
     Ok(refreshed.access_token)
 }

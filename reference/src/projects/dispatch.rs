@@ -345,16 +345,12 @@ fn hits(answer: &Value) -> Vec<Value> {
 async fn write(api: &Api, input: &Value, cwd: &Path) -> Result<Value, String> {
     let path = input["path"].as_str().unwrap_or_default();
     let local = input["local_path"].as_str();
-    // The file is opened and verified before anything is asked of the Project, and verified again
-    // after the detail: a swap while that request is in flight is refused too.
-    let verified = match local {
-        Some(l) => Some(local_path::open_verified(cwd, l).map_err(|e| e.to_string())?),
-        None => None,
-    };
-    let detail = api.detail().await.map_err(self::api)?;
-    let (content, resolved) = match verified {
-        Some(v) => {
-            v.recheck().map_err(|e| e.to_string())?;
+    // The file is verified and read before anything is asked of the Project, as 2.1.235 does
+    // (recorded: projects.local-path/swap): what uploads is what was verified, whatever the path
+    // names by the time the detail answers.
+    let (content, resolved) = match local {
+        Some(l) => {
+            let v = local_path::open_verified(cwd, l).map_err(|e| e.to_string())?;
             let resolved = v.resolved().display().to_string();
             (v.read_text().map_err(|e| e.to_string())?, Some(resolved))
         }
@@ -363,6 +359,7 @@ async fn write(api: &Api, input: &Value, cwd: &Path) -> Result<Value, String> {
             None,
         ),
     };
+    let detail = api.detail().await.map_err(self::api)?;
     let existing: BTreeSet<String> = names(&detail, DOCS).map(str::to_owned).collect();
     let target = paths::write_path(path, &existing);
     let stats = &detail["knowledge_stats"];

@@ -97,8 +97,9 @@ impl Tool for Agent {
         let cap = agents::max_concurrent();
         if running >= cap {
             return Err(ToolError::plain(format!(
-                "Concurrent subagent limit reached. You can run {cap} subagents at once. Wait for \
-                 one to finish or do the work yourself; CLAUDE_CODE_MAX_CONCURRENT_SUBAGENTS sets the limit."
+                "Concurrent subagent limit reached. You can run {cap} subagents at once. Do not \
+                 retry. If the user wants more concurrent subagents, ask them to increase \
+                 CLAUDE_CODE_MAX_CONCURRENT_SUBAGENTS."
             )));
         }
         let id = agents::new_id();
@@ -149,7 +150,7 @@ impl Tool for Agent {
         }
         let outcome = agents::run_child(&child, &launch, Vec::new(), task.cancel);
         let usage = outcome.usage;
-        let tokens = usage.input + usage.output;
+        let tokens = context_tokens(&usage);
         let text = outcome.text.clone();
         let ended = settle(&child, &launch.id, outcome);
         if ended.status != Status::Completed {
@@ -158,7 +159,7 @@ impl Tool for Agent {
         let blocks = json!([
             {"type": "text", "text": text},
             {"type": "text", "text": format!(
-                "agentId: {} (send it more work with SendMessage to: '{}')\n<usage>subagent_tokens: {tokens}\ntool_uses: {}\nduration_ms: {}</usage>",
+                "agentId: {} (use SendMessage with to: '{}', summary: '<5-10 word recap>' to continue this agent)\n<usage>subagent_tokens: {tokens}\ntool_uses: {}\nduration_ms: {}</usage>",
                 launch.id, launch.id, ended.tool_uses, ended.duration_ms
             )},
         ]);
@@ -191,12 +192,18 @@ pub fn in_background(
     });
 }
 
+/// An agent's tokens as 2.1.235 counts them: everything its last answer's context held.
+fn context_tokens(usage: &crate::agent::usage::Usage) -> u64 {
+    usage.input + usage.output + usage.cache_read + usage.cache_creation
+}
+
 /// Records a child's end in the registry and announces it.
 pub fn settle(agents: &Agents, id: &str, outcome: Outcome) -> agents::Task {
     let ending = agents::registry::Ending {
         status: outcome.status,
         result: outcome.text,
-        tokens: outcome.usage.input + outcome.usage.output,
+        // What a notification reports: 2.1.235's tracker, not the final context size.
+        tokens: outcome.tracked_tokens,
         tool_uses: outcome.tool_uses,
         history: outcome.history,
     };
@@ -213,11 +220,21 @@ pub fn settle(agents: &Agents, id: &str, outcome: Outcome) -> agents::Task {
 
 /// The launch record: what was started and where its output goes, never its outcome.
 fn launched(agents: &Agents, launch: &Launch) -> ToolOutput {
+    // 2.1.235's six lines, in its order: the launch, the id with how to continue the agent, the
+    // wait for its notification, no duplicate work, the output file, and not reading that file.
     let text = format!(
-        "{LAUNCHED}\nagentId: {id} (an internal id: use it with SendMessage or TaskStop, do not show it to the user)\n\
-         The agent works in the background and you will be notified when it finishes; until then \
-         you know nothing of its results. Carry on with other work meanwhile.\n\
-         output_file: {file}",
+        "{LAUNCHED} (This result is bookkeeping for you: do not quote any of it, the agentId \
+         included, in a reply to the user.)\n\
+         agentId: {id} (an internal id, never shown to the user. Use SendMessage with to: '{id}', \
+         summary: '<5-10 word recap>' to continue this agent.)\n\
+         The agent works in the background and you will be notified automatically when it \
+         finishes. Until that notification arrives you know nothing of its results: do not report, \
+         assume or predict them; carry on with other work or answer the user meanwhile.\n\
+         Do not duplicate what this agent is doing: keep away from the files and topics it works on.\n\
+         output_file: {file}\n\
+         Do NOT Read or tail this file through the shell: it is the agent's whole JSONL transcript \
+         and would flood your context. If the user asks how it is going, say the agent is still \
+         running; a notification will come when it completes.",
         id = launch.id,
         file = launch.output_file.display()
     );
@@ -239,7 +256,8 @@ fn agent_worktree(cwd: &std::path::Path, id: &str) -> Result<PathBuf, ToolError>
     let Some(repo) = worktree::repo::root(cwd) else {
         return Err(ToolError::plain(
             "Cannot create agent worktree: not in a git repository and no WorktreeCreate hooks are \
-             configured. Run the agent without isolation, or from inside a git repository.",
+             configured. Configure WorktreeCreate/WorktreeRemove hooks in settings.json to use \
+             worktree isolation with other VCS systems.",
         ));
     };
     let name = format!("agent-{}", &id[1..9]);

@@ -200,9 +200,27 @@ fn check(input: &Value) -> Option<ToolError> {
     if issues.is_empty() {
         return None;
     }
-    let mut error = ToolError::wrapped(schema::message("AskUserQuestion", &issues));
+    let mut message = schema::message("AskUserQuestion", &issues);
+    if has_single_option(questions) {
+        message = format!("{message}\n\n{SINGLE_OPTION_STEER}");
+    }
+    let mut error = ToolError::wrapped(message);
     error.structured = Some(schema::structured(&issues));
     Some(error)
+}
+
+/// Said after the issues when a question has fewer than 2 options: what to do instead of asking
+/// (2.1.235 adds such a note in the same place; the words are ours).
+const SINGLE_OPTION_STEER: &str = "Nobody was asked: a question with a single option leaves nothing to decide. \
+Do not resend it or invent a second option; decide that point yourself, say so, and go on. Ask only \
+when there are at least two real choices.";
+
+/// Whether a question's options list is shorter than the least a question may offer.
+fn has_single_option(questions: &[Value]) -> bool {
+    let min = TOOLS_ASK_USER_OPTIONS_MIN.get() as usize;
+    questions
+        .iter()
+        .any(|q| q["options"].as_array().is_some_and(|o| o.len() < min))
 }
 
 fn zod_issue(zod: Value) -> Issue {
@@ -309,6 +327,10 @@ mod tests {
             "{}",
             one.message
         );
+        assert!(one
+            .message
+            .ends_with(&format!("]\n\n{SINGLE_OPTION_STEER}")));
+        assert!(!long.message.contains(SINGLE_OPTION_STEER));
         let five =
             check(&json!({"questions": [question("Pick", &["a", "b", "c", "d", "e"])]})).unwrap();
         assert!(five

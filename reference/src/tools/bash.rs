@@ -168,3 +168,18 @@ impl Tool for Bash {
         })
     }
 }
+
+/// A result saved to a file (over Bash's budget): the structured result keeps the head of the
+/// output, up to the budget, and names the file and its size in bytes, as 2.1.235's does.
+pub fn note_persisted(structured: &mut Value, path: &std::path::Path, budget: usize) {
+    let Some(fields) = structured.as_object_mut() else {
+        return;
+    };
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or_default();
+    if let Some(stdout) = fields.get("stdout").and_then(Value::as_str) {
+        let head: String = stdout.chars().take(budget).collect();
+        fields.insert("stdout".into(), json!(head));
+    }
+    fields.insert("persistedOutputPath".into(), json!(path));
+    fields.insert("persistedOutputSize".into(), json!(size));
+}

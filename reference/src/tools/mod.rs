@@ -6,6 +6,7 @@ mod ask_user;
 mod bash;
 mod claude_design;
 mod cron;
+pub mod design_sync;
 mod edit;
 mod file_state;
 mod glob;
@@ -25,6 +26,7 @@ mod report_findings;
 mod schedule_wakeup;
 pub mod schema;
 mod send_message;
+pub mod send_user_file;
 mod send_user_message;
 mod skill;
 mod surface;
@@ -46,7 +48,7 @@ use serde_json::Value;
 pub use claude_design::slash_command as design_command;
 pub use file_state::FileState;
 pub use persist::{cwd_slug, project_dir as persist_project_dir};
-pub use pipeline::{run_tool, ToolResult};
+pub use pipeline::{parsed_input, run_tool, ToolResult};
 pub use surface::{background_tasks, blanket_rules, fork_subagent, only_list};
 pub use tasks::reminder_lines as task_reminder_lines;
 
@@ -345,6 +347,8 @@ pub struct Offer {
     pub lsp: bool,
     /// SendUserMessage: Brief mode is on.
     pub brief: bool,
+    /// SendUserFile: a remote surface (`send_user_file::offered`).
+    pub send_user_file: bool,
     /// AskUserQuestion, EnterPlanMode, ExitPlanMode: someone can answer (a host with a
     /// permission-prompt tool, or a terminal).
     pub user: bool,
@@ -354,6 +358,9 @@ pub struct Offer {
     pub design: bool,
     /// Projects: a Project is attached and the policy allows it (seed 000 part B).
     pub projects: bool,
+    /// DesignSync: 2.1.235's `design_sync::offered` (beyond the seeds); deferred under tool
+    /// search.
+    pub design_sync: bool,
     /// EnterWorktree and ExitWorktree (deferred under tool search).
     pub worktree: bool,
     /// CronCreate, CronDelete, CronList: on unless switched off (seed 004 §Cron); deferred under
@@ -442,6 +449,9 @@ pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
     if offer.brief {
         tools.push(&send_user_message::SendUserMessage);
     }
+    if offer.send_user_file {
+        tools.push(&send_user_file::SendUserFile);
+    }
     if offer.user {
         tools.extend([
             &ask_user::AskUserQuestion as &dyn Tool,
@@ -454,6 +464,9 @@ pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
     }
     if offer.projects {
         tools.push(&projects::Projects);
+    }
+    if offer.design_sync {
+        tools.push(&design_sync::DesignSync);
     }
     if offer.worktree {
         tools.extend([

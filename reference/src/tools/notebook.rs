@@ -149,6 +149,10 @@ impl Tool for NotebookEdit {
                 ToolError::wrapped(format!("Cell with ID \"{id}\" not found in notebook."))
             })?),
         };
+        // The edited cell's source before the edit (none for an insert), reported as 2.1.235 does.
+        let old_source = (mode != "insert")
+            .then(|| index.map(|i| source(&cells[i])))
+            .flatten();
         let text = match mode {
             "delete" => {
                 let i = index.expect("checked above");
@@ -193,11 +197,16 @@ impl Tool for NotebookEdit {
         let updated = to_notebook_json(&nb);
         std::fs::write(&path, &updated).map_err(|e| ToolError::wrapped(e.to_string()))?;
         ctx.files.record(&path, Some(updated.clone()));
+        let mut structured = json!({"new_source": new_source, "old_source": old_source,
+                "cell_type": input["cell_type"].as_str().unwrap_or("code"), "language": language(&nb),
+                "edit_mode": mode, "cell_id": given_id, "error": "", "notebook_path": path.display().to_string(),
+                "original_file": original, "updated_file": updated});
+        if let (None, Some(fields)) = (&old_source, structured.as_object_mut()) {
+            fields.remove("old_source");
+        }
         Ok(ToolOutput {
             content: text,
-            structured: json!({"new_source": new_source, "cell_type": input["cell_type"], "language": language(&nb),
-                "edit_mode": mode, "cell_id": given_id, "error": "", "notebook_path": path.display().to_string(),
-                "original_file": original, "updated_file": updated}),
+            structured,
             is_error: None,
             blocks: None,
         })

@@ -19,16 +19,16 @@ pub fn cwd_slug(cwd: &Path) -> String {
         .collect()
 }
 
-/// Saves `content` under the session's tool-results and returns the preview the model sees.
-/// `name` names the file (2.1.235 uses the tool_use id for most tools, a random 9-char id for
-/// Bash's own output).
+/// Saves `content` under the session's tool-results; the preview the model sees, and the file
+/// (Bash names it in its structured result). `name` names the file (2.1.235 uses the tool_use id
+/// for most tools, a random 9-char id for Bash's own output).
 pub fn persist(
     home: &Path,
     cwd: &Path,
     session_id: &str,
     name: Option<&str>,
     content: &str,
-) -> std::io::Result<String> {
+) -> std::io::Result<(String, PathBuf)> {
     persist_as(home, cwd, session_id, name, content, "txt")
 }
 
@@ -41,7 +41,7 @@ pub fn persist_blocks(
     blocks: &serde_json::Value,
 ) -> std::io::Result<String> {
     let text = serde_json::to_string_pretty(blocks).unwrap_or_default();
-    persist_as(home, cwd, session_id, Some(name), &text, "json")
+    persist_as(home, cwd, session_id, Some(name), &text, "json").map(|(text, _)| text)
 }
 
 fn persist_as(
@@ -51,7 +51,7 @@ fn persist_as(
     name: Option<&str>,
     content: &str,
     extension: &str,
-) -> std::io::Result<String> {
+) -> std::io::Result<(String, PathBuf)> {
     let dir = project_dir(home, cwd).join(session_id).join("tool-results");
     std::fs::create_dir_all(&dir)?;
     let id: String = match name {
@@ -68,11 +68,12 @@ fn persist_as(
     // One decimal, without a trailing `.0` (JavaScript's number formatting: 39.1KB, 43KB).
     let kb = format!("{:.1}", content.len() as f64 / 1024.0);
     let kb = kb.strip_suffix(".0").unwrap_or(&kb);
-    Ok(format!(
+    let text = format!(
         "<persisted-output>\nOutput too large ({kb}KB). Full output saved to: {}\n\nPreview (first 2KB):\n{}\n...\n</persisted-output>",
         path.display(),
         preview(content)
-    ))
+    );
+    Ok((text, path))
 }
 
 /// The first chars of the budget's preview, cut back to the last line end when there is one.
@@ -127,7 +128,8 @@ mod tests {
             None,
             &"x".repeat(40_001),
         )
-        .unwrap();
+        .unwrap()
+        .0;
         assert!(
             text.starts_with(
                 "<persisted-output>\nOutput too large (39.1KB). Full output saved to: "
@@ -143,7 +145,8 @@ mod tests {
             Some("toolu_1"),
             &"y".repeat(44_032),
         )
-        .unwrap();
+        .unwrap()
+        .0;
         assert!(whole.contains("Output too large (43KB)"), "{whole}");
         assert!(whole.contains("/tool-results/toolu_1.txt"), "{whole}");
     }

@@ -119,6 +119,8 @@ const DISABLED_WHEN_ABSENT: &[&str] = &[
     "EnterPlanMode",
     "ExitPlanMode",
     "Projects",
+    // Recorded: design.transport-limits/non-first-party.
+    "ClaudeDesign",
     "CronCreate",
     "CronDelete",
     "CronList",
@@ -142,6 +144,24 @@ fn bad_updated_input(tool: &str, issues: &[schema::Issue]) -> ToolError {
             "The permission handler returned updatedInput for {tool} that failed schema validation: {detail}\n\
              This is a configuration issue in your canUseTool callback, PermissionRequest hook, or permission-prompt tool — updatedInput must satisfy the tool's input schema. The tool input from the model was valid."
         ))
+    }
+}
+
+/// The input of a call as its tool parses it (coerced, schema order, defaults filled in): what a
+/// `permission_denials` entry names, as in 2.1.235 (recorded: design.consent/print,
+/// tools.ask-user/cancel). The input as sent when no offered tool has that name.
+pub fn parsed_input(tools: &[&dyn Tool], tool_use: &Value) -> Value {
+    let name = tool_use["name"].as_str().unwrap_or_default();
+    let sent = &tool_use["input"];
+    match tools
+        .iter()
+        .find(|t| t.name() == name || t.aliases().contains(&name))
+    {
+        Some(tool) => {
+            let input = tool.coerce_input(sent).unwrap_or_else(|| sent.clone());
+            schema::normalize(&tool.input_schema(), &input)
+        }
+        None => sent.clone(),
     }
 }
 
@@ -236,6 +256,7 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
         Ok(output) => {
             let mut content = output.content;
             let mut blocks = output.blocks;
+            let mut structured = output.structured;
             if let (Some(budget), Some(list)) = (tool.result_budget(), &blocks) {
                 // Blocks are measured by their text; an image is bounded by its own cap.
                 let chars: usize = list
@@ -258,19 +279,26 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
             } else if let Some(budget) = tool.result_budget() {
                 if content.chars().count() > budget.usize() {
                     // Bash names its saved output at random; other tools by their tool_use id.
-                    let name = (tool.name() != "Bash").then_some(id);
-                    content =
-                        persist::persist(&ctx.home, &ctx.cwd, &ctx.session_id, name, &content)
-                            .unwrap_or_else(|e| {
-                                format!("tool output over budget and could not be saved: {e}")
-                            });
+                    let bash = tool.name() == "Bash";
+                    let name = (!bash).then_some(id);
+                    let saved =
+                        persist::persist(&ctx.home, &ctx.cwd, &ctx.session_id, name, &content);
+                    content = match saved {
+                        Ok((text, path)) => {
+                            if bash {
+                                super::bash::note_persisted(&mut structured, &path, budget.usize());
+                            }
+                            text
+                        }
+                        Err(e) => format!("tool output over budget and could not be saved: {e}"),
+                    };
                 }
             }
             ToolResult {
                 tool_use_id: id.into(),
                 content,
                 is_error: output.is_error,
-                structured: output.structured,
+                structured,
                 denied: None,
                 blocks,
                 meta: None,

@@ -15,6 +15,11 @@ pub struct ExitPlanMode;
 /// The first sentence of EnterPlanMode's result, also its `tool_use_result` message.
 const ENTERED: &str =
     "Entered plan mode. Explore and design; change nothing until the user approves your plan.";
+/// What follows it, in our own words (2.1.235's is longer; the trace names that difference).
+const PLANNING: &str =
+    "Read, search and ask as you need; the file-changing tools are withdrawn and \
+commands that change anything are refused. When the plan is ready, call ExitPlanMode: the user \
+approves it or tells you what to change.";
 const NOT_IN_PLAN_MODE: &str = "You are not in plan mode. To enter plan mode, call the EnterPlanMode tool first. If your plan was already approved, continue with implementation.";
 const APPROVED: &str = "User has approved exiting plan mode. You can now proceed.";
 
@@ -48,11 +53,7 @@ impl Tool for EnterPlanMode {
             ctx.set_mode(Mode::Plan);
         }
         Ok(ToolOutput {
-            content: format!(
-                "{ENTERED}\n\nRead, search and ask as you need; the file-changing tools are withdrawn and \
-                 commands that change anything are refused. When the plan is ready, call ExitPlanMode: the \
-                 user approves it or tells you what to change."
-            ),
+            content: format!("{ENTERED}\n\n{PLANNING}"),
             structured: json!({"message": ENTERED}),
             is_error: None,
             blocks: None,

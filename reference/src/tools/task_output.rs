@@ -54,9 +54,8 @@ impl Tool for TaskOutput {
             registry.get(id)
         }
         .ok_or_else(|| ToolError::wrapped(format!("No task found with ID: {id}")))?;
-        if task.status != Status::Running {
-            registry.mark_read(id);
-        }
+        // Reading an ended task does not withdraw its notification: 2.1.235 queues it when the
+        // task ends, and a read after that leaves it queued.
         let retrieval = match (task.status, input["block"].as_bool() != Some(false)) {
             (Status::Running, true) => "timeout",
             (Status::Running, false) => "not_ready",

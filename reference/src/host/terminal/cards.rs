@@ -14,6 +14,9 @@ use crate::permissions::prefix;
 const DESCRIPTION_LINES: usize = 2;
 /// How wide the quoted description runs (2.1.235's on a 120-column terminal).
 const DESCRIPTION_WIDTH: usize = 112;
+/// A generic card's title (the tool and its arguments) wraps at most this wide: 2.1.235's wrap
+/// falls between 105 and 114 chars (recorded: design.consent/revoke, design.plan-token).
+const TITLE_WIDTH: usize = 112;
 /// The row that switches the session to accept edits.
 const ACCEPT_EDITS: &str =
     "Yes, and switch to accept edits (auto-approve file edits and common file commands) for this session";
@@ -141,11 +144,17 @@ impl Terminal {
     fn generic_card(&self, ask: &Ask, lines: &mut Vec<String>) {
         let name = match ask.tool {
             "ClaudeDesign" => {
-                crate::design::user_facing_name(ask.input["operation"].as_str().unwrap_or_default())
+                let op = ask.input["operation"].as_str().unwrap_or_default();
+                let name = crate::design::user_facing_name(op);
+                match crate::design::arguments_line(op, &ask.input["arguments"]) {
+                    args if args.is_empty() => name,
+                    args => format!("{name}({args})"),
+                }
             }
             other => other.to_owned(),
         };
-        lines.extend([" Tool use".to_owned(), String::new(), format!("   {name}")]);
+        lines.extend([" Tool use".to_owned(), String::new()]);
+        lines.extend(wrapped(&name, TITLE_WIDTH).map(|l| format!("   {l}")));
         let about: Vec<String> = ask
             .about
             .lines()
@@ -164,7 +173,9 @@ impl Terminal {
         if cut {
             lines.push("   (ctrl+o to expand description)".into());
         }
-        if let Some(message) = &ask.prompt.message {
+        let terms = ask.tool != "ClaudeDesign"
+            || crate::design::card_states_terms(ask.prompt.reason.as_deref().unwrap_or_default());
+        if let Some(message) = ask.prompt.message.as_ref().filter(|_| terms) {
             lines.extend(wrapped(message, CARD_TEXT_WIDTH).map(|l| format!("   {l}")));
         }
         lines.push(String::new());

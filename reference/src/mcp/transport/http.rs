@@ -86,7 +86,11 @@ impl HttpTransport {
             .body(msg.to_string())
             .send()
             .await
-            .map_err(|e| McpError::Closed(format!("fetch failed: {e}")))?;
+            .map_err(|e| match e.is_connect() {
+                true => McpError::Closed(format!("fetch failed: {e}")),
+                // Connected, then closed before any answer.
+                false => McpError::SocketClosed,
+            })?;
         let status = response.status().as_u16();
         if let Some(id) = response
             .headers()
@@ -134,6 +138,7 @@ impl HttpTransport {
                 let _ = self.incoming.send(Incoming::Closed(Close {
                     why: why.clone(),
                     may_reconnect: false,
+                    tell_user: false,
                 }));
             }
         }
@@ -164,7 +169,7 @@ impl HttpTransport {
         let mut stream = response.bytes_stream();
         let mut buf: Vec<u8> = Vec::new();
         while let Some(chunk) = stream.next().await {
-            let chunk = chunk.map_err(|e| McpError::Closed(format!("stream read: {e}")))?;
+            let chunk = chunk.map_err(|_| McpError::SocketClosed)?;
             buf.extend_from_slice(&chunk);
             while let Some(end) = find_event_end(&buf) {
                 let event: Vec<u8> = buf.drain(..end).collect();
@@ -263,7 +268,7 @@ async fn read_capped(response: reqwest::Response) -> Result<Vec<u8>, McpError> {
     let mut stream = response.bytes_stream();
     let mut body = Vec::new();
     while let Some(chunk) = stream.next().await {
-        let chunk = chunk.map_err(|e| McpError::Closed(format!("body read: {e}")))?;
+        let chunk = chunk.map_err(|_| McpError::SocketClosed)?;
         body.extend_from_slice(&chunk);
         if body.len() > cap {
             return Err(McpError::Other(body_cap_message(cap)));

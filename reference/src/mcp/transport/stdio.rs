@@ -130,6 +130,7 @@ async fn read_lines(
                 let _ = incoming.send(Incoming::Closed(Close {
                     why: "server process exited".into(),
                     may_reconnect: true,
+                    tell_user: false,
                 }));
                 return;
             }
@@ -149,6 +150,7 @@ async fn read_lines(
             let _ = incoming.send(Incoming::Closed(Close {
                 why: line_cap_message(cap),
                 may_reconnect: false,
+                tell_user: true,
             }));
             return;
         }

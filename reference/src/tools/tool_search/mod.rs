@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use super::{object_schema, Access, Tool, ToolContext, ToolError, ToolOutput};
 use crate::limits::{self, Limit};
 use crate::mcp::McpTool;
-pub use decide::enabled;
+pub use decide::{enabled, switched_off};
 use rank::Entry;
 
 pub const NAME: &str = "ToolSearch";
@@ -27,6 +27,7 @@ const DEFERRED_BUILTINS: &[&str] = &[
     "CronCreate",
     "CronDelete",
     "CronList",
+    "DesignSync",
     "EnterPlanMode",
     "EnterWorktree",
     "ExitPlanMode",
@@ -166,6 +167,35 @@ impl State {
             tool.input_schema()
         ))
     }
+}
+
+/// The text 2.1.235 adds once to a tool round whose results load tools, after the results.
+pub const LOADED_NOTE: &str = "Tool loaded.";
+
+/// Adds the loaded note to a tool round's blocks when a result in it carries a `tool_reference`:
+/// right after the last tool_result, so it lands before the round's reminders (2.1.235 adds it
+/// to the results' message before merging its reminders in).
+pub fn note_loaded(blocks: &mut Vec<Value>) {
+    let loads = blocks.iter().any(|b| {
+        b["type"] == "tool_result"
+            && b["content"]
+                .as_array()
+                .is_some_and(|parts| parts.iter().any(|p| p["type"] == "tool_reference"))
+    });
+    let noted = blocks.iter().any(|b| {
+        b["type"] == "text"
+            && b["text"]
+                .as_str()
+                .is_some_and(|t| t.starts_with(LOADED_NOTE))
+    });
+    if !loads || noted {
+        return;
+    }
+    let at = blocks
+        .iter()
+        .rposition(|b| b["type"] == "tool_result")
+        .map_or(blocks.len(), |i| i + 1);
+    blocks.insert(at, json!({"type": "text", "text": LOADED_NOTE}));
 }
 
 /// The first message's reminder naming every deferred tool (our words; the names one a line,

@@ -190,3 +190,22 @@ fn keyword_rankings_match_the_recorded_ones_with_our_descriptions_and_hints() {
     assert_eq!(search("webfetch", 5.0), Vec::<String>::new());
     assert_eq!(search("read", 5.0), ["Read"]);
 }
+
+#[test]
+fn a_round_that_loads_tools_gets_the_note_once_before_its_reminders() {
+    let mut blocks = vec![json!({"type": "tool_result", "tool_use_id": "a",
+                                 "content": [{"type": "tool_reference", "tool_name": "CronList"}]})];
+    let reminder = "<system-reminder>\nx\n</system-reminder>".to_owned();
+    crate::context::reminders::append_to_round(&mut blocks, std::slice::from_ref(&reminder));
+    note_loaded(&mut blocks);
+    note_loaded(&mut blocks);
+    let kinds: Vec<&str> = blocks
+        .iter()
+        .map(|b| b["text"].as_str().or(b["type"].as_str()).unwrap())
+        .collect();
+    assert_eq!(kinds, ["tool_result", LOADED_NOTE, reminder.as_str()]);
+
+    let mut plain = vec![json!({"type": "tool_result", "tool_use_id": "c", "content": "done"})];
+    note_loaded(&mut plain);
+    assert_eq!(plain.len(), 1);
+}
