@@ -131,6 +131,18 @@ pub fn between(from: &str, to: &str, before: &[Run], after: &[Run]) -> Changelog
     }
 }
 
+/// The first `lines` lines of a failure that say something (a text diff's `---`, `+++` and `@@`
+/// headers do not), joined with ` / `.
+pub fn gist(detail: &str, lines: usize) -> String {
+    detail
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !["---", "+++", "@@"].iter().any(|h| l.starts_with(h)))
+        .take(lines)
+        .collect::<Vec<_>>()
+        .join(" / ")
+}
+
 fn state(c: &CheckOutcome) -> String {
     match (&c.expected_difference, c.ok) {
         (Some(why), _) => format!("expected difference: {why}"),
@@ -179,9 +191,8 @@ fn check_changes(a: &Report, b: &Report) -> Vec<CheckChange> {
             detail: after
                 .get(name)
                 .filter(|c| !c.ok)
-                .and_then(|c| c.detail.lines().next())
-                .unwrap_or_default()
-                .to_owned(),
+                .map(|c| gist(&c.detail, 2))
+                .unwrap_or_default(),
         });
     }
     out

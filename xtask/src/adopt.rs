@@ -127,22 +127,11 @@ fn edits_for(scenario: &Scenario, report: &Report, version: &semver::Version) ->
             None => Edit::Stub {
                 check: index,
                 key: format!("claude@{version}"),
-                seen: seen(&c.detail),
+                seen: probes::changelog::gist(&c.detail, 3),
             },
         });
     }
     out
-}
-
-/// The first lines of a failure that say what was seen (a text diff's header lines say nothing).
-fn seen(detail: &str) -> String {
-    detail
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !["---", "+++", "@@"].iter().any(|h| l.starts_with(h)))
-        .take(3)
-        .collect::<Vec<_>>()
-        .join(" / ")
 }
 
 /// The `[[check]]` a reported outcome came from: by its description, with a channel's `[pty] `
@@ -306,7 +295,10 @@ subtype = "error_during_execution"
     #[test]
     fn the_note_keeps_what_was_seen_and_drops_diff_headers() {
         let detail = "--- expected\n+++ seen\n@@ -1 +1 @@\n-MARKER\n+[Tool result missing]\n";
-        assert_eq!(seen(detail), "-MARKER / +[Tool result missing]");
+        assert_eq!(
+            probes::changelog::gist(detail, 3),
+            "-MARKER / +[Tool result missing]"
+        );
     }
 
     #[test]

@@ -130,7 +130,10 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
     let changelogs = crate::changes::between_versions(&results, &others);
     if others.len() > 1 {
         crate::changes::print_history(&results, &others);
-        for log in &changelogs {
+        // Over a range, the history lines carry the trace moves; a changelog in full only
+        // where a check changed (the JSON report has every one).
+        let range = others.len() > 2;
+        for log in changelogs.iter().filter(|l| !range || !l.checks.is_empty()) {
             crate::changes::print(log);
         }
     }
