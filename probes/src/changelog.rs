@@ -132,12 +132,15 @@ pub fn between(from: &str, to: &str, before: &[Run], after: &[Run]) -> Changelog
 }
 
 /// The first `lines` lines of a failure that say something (a text diff's `---`, `+++` and `@@`
-/// headers do not), joined with ` / `.
+/// headers and its no-newline notes do not), joined with ` / `.
 pub fn gist(detail: &str, lines: usize) -> String {
     detail
         .lines()
         .map(str::trim)
-        .filter(|l| !l.is_empty() && !["---", "+++", "@@"].iter().any(|h| l.starts_with(h)))
+        .filter(|l| {
+            !l.is_empty()
+                && !["---", "+++", "@@", "\\ No newline"].iter().any(|h| l.starts_with(h))
+        })
         .take(lines)
         .collect::<Vec<_>>()
         .join(" / ")

@@ -294,7 +294,7 @@ subtype = "error_during_execution"
 
     #[test]
     fn the_note_keeps_what_was_seen_and_drops_diff_headers() {
-        let detail = "--- expected\n+++ seen\n@@ -1 +1 @@\n-MARKER\n+[Tool result missing]\n";
+        let detail = "--- expected\n+++ seen\n@@ -1 +1 @@\n-MARKER\n\\ No newline at end of file\n+[Tool result missing]\n";
         assert_eq!(
             probes::changelog::gist(detail, 3),
             "-MARKER / +[Tool result missing]"
