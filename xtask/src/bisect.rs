@@ -231,3 +231,71 @@ fn describe(outcome: &Outcome) -> String {
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use probes::CheckOutcome;
+
+    fn scenario(id: &str) -> Scenario {
+        let src = format!(
+            "id = \"{id}\"\ntitle = \"t\"\ntargets = [\"claude\"]\nprompt = \"p\"\n\n[[check]]\nkind = \"exit\"\nequals = 0\n"
+        );
+        let file = format!("{}.toml", id.replace('/', "__"));
+        Scenario::parse(std::path::Path::new(&file), &src).unwrap()
+    }
+
+    #[test]
+    fn the_longest_id_wins_and_the_rest_is_the_check() {
+        let all = [
+            scenario("mcp.reconnect"),
+            scenario("mcp.reconnect/stdio-exit"),
+        ];
+        let (s, check) = pick(&all, "mcp.reconnect/stdio-exit").unwrap();
+        assert_eq!((s.id.as_str(), check), ("mcp.reconnect/stdio-exit", None));
+        let (s, check) = pick(&all, "mcp.reconnect/stdio-exit/tools request 3").unwrap();
+        assert_eq!(s.id, "mcp.reconnect/stdio-exit");
+        assert_eq!(check.as_deref(), Some("tools request 3"));
+        let (s, check) = pick(&all, "mcp.reconnect/a/b").unwrap();
+        assert_eq!(
+            (s.id.as_str(), check.as_deref()),
+            ("mcp.reconnect", Some("a/b"))
+        );
+        assert!(pick(&all, "mcp.nope")
+            .unwrap_err()
+            .to_string()
+            .contains("no scenario `mcp.nope`"));
+    }
+
+    #[test]
+    fn an_outcome_leaves_the_trace_checks_out_and_can_narrow_to_one_check() {
+        let mut diff = CheckOutcome::new("b", true, "");
+        diff.expected_difference = Some("r".into());
+        let report = Report::from_checks(
+            "s",
+            "claude@1.0.0",
+            vec![
+                CheckOutcome::new("a", false, "x"),
+                diff,
+                CheckOutcome::new("trace matches snapshot", false, "d"),
+            ],
+            1,
+        );
+        assert_eq!(
+            outcome(&report, None),
+            [
+                ("a".to_owned(), "failed".to_owned()),
+                ("b".to_owned(), "expected difference".to_owned())
+            ]
+        );
+        assert_eq!(outcome(&report, Some("b")).len(), 1);
+        assert!(
+            outcome(&report, Some("zzz")).is_empty(),
+            "an unknown check is refused by the caller"
+        );
+        assert_eq!(
+            describe(&outcome(&report, None)),
+            "2 of 2 checks not passed: a; an expected difference"
+        );
+    }
+}
