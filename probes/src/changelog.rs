@@ -139,7 +139,9 @@ pub fn gist(detail: &str, lines: usize) -> String {
         .map(str::trim)
         .filter(|l| {
             !l.is_empty()
-                && !["---", "+++", "@@", "\\ No newline"].iter().any(|h| l.starts_with(h))
+                && !["---", "+++", "@@", "\\ No newline"]
+                    .iter()
+                    .any(|h| l.starts_with(h))
         })
         .take(lines)
         .collect::<Vec<_>>()
