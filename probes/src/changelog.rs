@@ -280,26 +280,17 @@ pub fn trace_changes(a: &str, b: &str) -> Vec<(String, String)> {
             );
         }
     }
-    for (kind, keys) in &x.event_keys {
-        let now = y.event_keys.get(kind).cloned().unwrap_or_default();
-        let gone: Vec<&str> = keys
-            .iter()
-            .filter(|k| !now.contains(*k))
-            .map(String::as_str)
-            .collect();
-        if !gone.is_empty() {
-            push("event keys removed", format!("{kind}: {}", gone.join(", ")));
-        }
-    }
-    for (kind, keys) in &y.event_keys {
-        let was = x.event_keys.get(kind).cloned().unwrap_or_default();
-        let new: Vec<&str> = keys
-            .iter()
-            .filter(|k| !was.contains(*k))
-            .map(String::as_str)
-            .collect();
-        if !new.is_empty() {
-            push("event keys added", format!("{kind}: {}", new.join(", ")));
+    for (group, from, other) in [("event keys removed", &x, &y), ("event keys added", &y, &x)] {
+        for (kind, keys) in &from.event_keys {
+            let there = other.event_keys.get(kind);
+            let only: Vec<&str> = keys
+                .iter()
+                .filter(|k| there.is_none_or(|t| !t.contains(*k)))
+                .map(String::as_str)
+                .collect();
+            if !only.is_empty() {
+                push(group, format!("{kind}: {}", only.join(", ")));
+            }
         }
     }
     // The version a binary reports always changes between versions; it says nothing.

@@ -80,9 +80,9 @@ pub fn print(log: &Changelog) {
     }
 }
 
-/// One line per version for every scenario whose outcome or trace changed across the versions;
-/// the unchanged ones are counted.
-pub fn print_history(results: &[(Report, String)], targets: &[&Target]) {
+/// One line per version for every scenario whose outcome or trace changed across the versions,
+/// read from the changelogs between consecutive versions; the unchanged ones are counted.
+pub fn print_history(results: &[(Report, String)], targets: &[&Target], changelogs: &[Changelog]) {
     let versions = by_version(targets);
     let mut ids: Vec<&str> = results.iter().map(|(r, _)| r.id.as_str()).collect();
     ids.sort();
@@ -90,50 +90,26 @@ pub fn print_history(results: &[(Report, String)], targets: &[&Target]) {
     let mut steady = 0;
     let mut printed_header = false;
     for id in ids {
-        let rows: Vec<(&Target, &Report, &str)> = versions
+        let rows: Vec<(&Target, &Report)> = versions
             .iter()
             .filter_map(|t| {
                 results
                     .iter()
                     .find(|(r, _)| r.id == id && r.target == t.name)
-                    .map(|(r, tr)| (*t, r, tr.as_str()))
+                    .map(|(r, _)| (*t, r))
             })
             .collect();
-        let lines: Vec<String> = rows
-            .iter()
-            .enumerate()
-            .map(|(i, (t, r, trace))| {
-                let changed = i.checked_sub(1).map(|p| {
-                    let (_, before, before_trace) = rows[p];
-                    let log = changelog::between(
-                        &before.target,
-                        &r.target,
-                        &[Run {
-                            report: before,
-                            trace: before_trace,
-                        }],
-                        &[Run { report: r, trace }],
-                    );
-                    changed_since(&log)
-                });
-                let status = match r.status {
-                    Status::Pass => "PASS",
-                    Status::Fail => "FAIL",
-                    Status::Skip => "SKIP",
-                };
-                let diffs = match r.expected_differences() {
-                    0 => String::new(),
-                    n => format!("{n} expected≠"),
-                };
-                let moved = match changed {
-                    None => String::new(),
-                    Some(None) => "same".into(),
-                    Some(Some(what)) => what,
-                };
-                format!("  {:<16} {status} {diffs:<12} {moved}", t.name)
+        // Per row after the first: what changed since the row above (`None`: nothing).
+        let moved: Vec<Option<String>> = rows
+            .windows(2)
+            .map(|pair| {
+                changelogs
+                    .iter()
+                    .find(|l| l.from == pair[0].0.name && l.to == pair[1].0.name)
+                    .and_then(|log| changed_since(log, id))
             })
             .collect();
-        if lines.iter().skip(1).all(|l| l.ends_with(" same")) {
+        if moved.iter().all(Option::is_none) {
             steady += 1;
             continue;
         }
@@ -142,8 +118,25 @@ pub fn print_history(results: &[(Report, String)], targets: &[&Target]) {
             printed_header = true;
         }
         println!("{id}");
-        for line in lines {
-            println!("{}", line.trim_end());
+        for (i, (t, r)) in rows.iter().enumerate() {
+            let status = match r.status {
+                Status::Pass => "PASS",
+                Status::Fail => "FAIL",
+                Status::Skip => "SKIP",
+            };
+            let diffs = match r.expected_differences() {
+                0 => String::new(),
+                n => format!("{n} expected≠"),
+            };
+            let since = match i.checked_sub(1).map(|p| moved[p].as_deref()) {
+                None => "",
+                Some(None) => "same",
+                Some(Some(what)) => what,
+            };
+            println!(
+                "{}",
+                format!("  {:<16} {status} {diffs:<12} {since}", t.name).trim_end()
+            );
         }
     }
     println!(
@@ -152,16 +145,22 @@ pub fn print_history(results: &[(Report, String)], targets: &[&Target]) {
     );
 }
 
-/// `passed → failed: CHECK; trace: tool added ×1, …`, or `None` when nothing changed.
-fn changed_since(log: &Changelog) -> Option<String> {
+/// What `log` says changed in scenario `id`: `passed → failed: CHECK; trace: tools 2, …`, or
+/// `None` when nothing did.
+fn changed_since(log: &Changelog, id: &str) -> Option<String> {
     let mut parts: Vec<String> = log
         .checks
         .iter()
+        .filter(|c| c.scenario == id)
         .map(|c| format!("{}: {}", c.change.label(), c.check))
         .collect();
     // Compact: how many trace changes of each family, not each line.
     let mut families: Vec<(&str, usize)> = Vec::new();
-    for t in &log.trace {
+    for t in log
+        .trace
+        .iter()
+        .filter(|t| t.scenarios.iter().any(|s| s == id))
+    {
         let family = match t.group.as_str() {
             g if g.starts_with("tool ") => "tools",
             "schema changed" => "schemas",

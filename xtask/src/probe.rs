@@ -129,7 +129,7 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
     }
     let changelogs = crate::changes::between_versions(&results, &others);
     if others.len() > 1 {
-        crate::changes::print_history(&results, &others);
+        crate::changes::print_history(&results, &others, &changelogs);
         // Over a range, the history lines carry the trace moves; a changelog in full only
         // where a check changed (the JSON report has every one).
         let range = others.len() > 2;
