@@ -11,7 +11,10 @@ use crate::check::CheckOutcome;
 use crate::report::{Report, Status};
 
 /// Checks that compare traces, not behaviour against the seed; the trace part covers them.
-const TRACE_CHECKS: [&str; 2] = ["trace matches snapshot", "trace matches the reference's"];
+const TRACE_CHECKS: [&str; 2] = [
+    crate::snapshot::SNAPSHOT_CHECK,
+    crate::report::doc::PARITY_CHECK,
+];
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Changelog {
@@ -89,6 +92,35 @@ pub struct TraceChange {
 pub struct Run<'a> {
     pub report: &'a Report,
     pub trace: &'a str,
+}
+
+/// Target names in version order (a name that is not `family@semver` keeps its place at the end).
+pub fn by_version<'a>(targets: &[&'a str]) -> Vec<&'a str> {
+    let mut sorted = targets.to_vec();
+    sorted.sort_by_key(|t| {
+        let v = t
+            .split_once('@')
+            .and_then(|(_, v)| semver::Version::parse(v).ok());
+        (v.is_none(), v)
+    });
+    sorted
+}
+
+/// One changelog per pair of consecutive versions among `targets`.
+pub fn between_versions(runs: &[Report], targets: &[&str]) -> Vec<Changelog> {
+    let of = |target: &str| -> Vec<Run<'_>> {
+        runs.iter()
+            .filter(|r| r.target == target)
+            .map(|report| Run {
+                report,
+                trace: report.trace.as_deref().unwrap_or(""),
+            })
+            .collect()
+    };
+    by_version(targets)
+        .windows(2)
+        .map(|pair| between(pair[0], pair[1], &of(pair[0]), &of(pair[1])))
+        .collect()
 }
 
 /// Compares the runs of `from` with those of `to`, scenario by scenario (by id).

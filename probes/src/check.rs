@@ -193,18 +193,18 @@ fn resolve_pattern(base: &std::path::Path, rel: &str) -> Vec<std::path::PathBuf>
 }
 
 /// What one check concluded for one run.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct CheckOutcome {
     pub name: String,
     pub ok: bool,
     pub detail: String,
     /// Set when the target matched its own documented difference from the seed.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected_difference: Option<String>,
     /// On a failure: the key of a difference named for other versions of this target's family
     /// (`claude@2.1.235`) whose expectation holds here, so the same difference persists in this
     /// version without being named for it (`cargo xtask adopt` widens that key).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub named_for_other_versions: Option<String>,
 }
 

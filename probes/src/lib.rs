@@ -24,6 +24,7 @@ pub mod render;
 pub mod report;
 pub mod run;
 pub mod scenario;
+pub mod schedule;
 pub mod snapshot;
 pub mod target;
 pub mod trace;

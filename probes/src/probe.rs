@@ -46,6 +46,7 @@ pub async fn probe(scenario: &Scenario, target: &Target, records: Option<&Path>)
     let mut checks = Vec::new();
     let mut traces = Vec::new();
     let mut duration_ms = 0;
+    let mut views = None;
     for (c, &channel) in channels.iter().enumerate() {
         // The SSE splits exercise the client's decoder; once, on the first channel, is enough.
         let mut splits = if c == 0 {
@@ -64,6 +65,7 @@ pub async fn probe(scenario: &Scenario, target: &Target, records: Option<&Path>)
             }
         };
         let mut first_trace: Option<(Split, String)> = None;
+        let first_channel = c == 0;
         // The splits are independent runs (own stubs, HOME, cwd): run together, a scenario that
         // waits out a timeout costs it once, not once per split. Compared in order afterwards.
         let runs = futures_util::future::join_all(
@@ -85,6 +87,9 @@ pub async fn probe(scenario: &Scenario, target: &Target, records: Option<&Path>)
                 }
             };
             duration_ms += run.duration.as_millis() as u64;
+            if first_channel && views.is_none() {
+                views = Some(views_of(&run));
+            }
             let trace = trace::normalize(&run, &scenario.prompt);
             let mut run_checks = builtin_checks(scenario, &run);
             if let Some((first_split, first)) = &first_trace {
@@ -131,11 +136,24 @@ pub async fn probe(scenario: &Scenario, target: &Target, records: Option<&Path>)
             });
         }
     }
-    let report = Report::from_checks(&scenario.id, &target.name, checks, duration_ms);
-    Probe {
-        report,
-        trace: traces.join("\n"),
+    let mut report = Report::from_checks(&scenario.id, &target.name, checks, duration_ms);
+    let trace = traces.join("\n");
+    report.trace = Some(trace.clone());
+    if let Some((transcript, brief)) = views {
+        report.transcript = Some(transcript);
+        report.brief_view = brief;
     }
+    Probe { report, trace }
+}
+
+/// The first run as a person reads it (with the run's temp paths and tokens replaced as in the
+/// trace): its transcript, and its Brief main view when it delivered anything through Brief.
+fn views_of(run: &RunOutcome) -> (String, Option<String>) {
+    let stdout = trace::redact(run, &run.stdout);
+    let brief = stdout
+        .contains(r#""name":"SendUserMessage""#)
+        .then(|| crate::render::brief_view(&stdout));
+    (crate::render::transcript(&stdout), brief)
 }
 
 /// Checks every run gets: it finished in time, and the script was played exactly.

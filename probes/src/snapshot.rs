@@ -65,6 +65,53 @@ pub fn compare(path: &Path, id: &str, body: &str, accept: bool) -> std::io::Resu
     })
 }
 
+/// Whether `target`'s traces have snapshots under `dir` to compare with. The reference and the
+/// contract version always do; a version never adopted has none, and "no snapshot yet" on every
+/// scenario would bury what actually changed (`accept` writes them).
+pub fn has_baseline(dir: &Path, target: &crate::Target, accept: bool) -> bool {
+    accept || target.name == "reference" || dir.join(target.dir_name()).is_dir()
+}
+
+/// The check "trace matches snapshot" for one run, with the diff and where the new trace went.
+pub fn check(
+    dir: &Path,
+    target: &crate::Target,
+    id: &str,
+    trace: &str,
+    accept: bool,
+) -> crate::CheckOutcome {
+    let path = path(dir, &target.dir_name(), id);
+    let (ok, detail) = match compare(&path, id, trace, accept) {
+        Ok(Verdict::Same) => (true, String::new()),
+        Ok(Verdict::New(p)) if accept => (true, format!("new snapshot written: {}", p.display())),
+        Ok(Verdict::New(p)) => (
+            false,
+            format!(
+                "no snapshot yet; review {} (cargo insta review, or --accept)",
+                p.display()
+            ),
+        ),
+        Ok(Verdict::Changed(_, p)) if accept => {
+            (true, format!("snapshot updated: {}", p.display()))
+        }
+        Ok(Verdict::Changed(diff, p)) => (
+            false,
+            format!(
+                "trace differs from {}:\n{diff}new trace: {}",
+                path.display(),
+                p.display()
+            ),
+        ),
+        Err(e) => (
+            false,
+            format!("cannot compare with {}: {e}", path.display()),
+        ),
+    };
+    crate::CheckOutcome::new(SNAPSHOT_CHECK, ok, detail)
+}
+
+pub const SNAPSHOT_CHECK: &str = "trace matches snapshot";
+
 fn remove_if_present(path: &Path) -> std::io::Result<()> {
     match std::fs::remove_file(path) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),

@@ -1,10 +1,17 @@
-//! The machine-readable report: one entry per (scenario, target).
+//! The machine-readable report: one entry per (scenario, target), and the documents built from
+//! them (the JSON report, JUnit XML, the HTML page).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::check::CheckOutcome;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub mod doc;
+pub mod html;
+pub mod junit;
+
+pub use doc::Doc;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     Pass,
@@ -12,16 +19,26 @@ pub enum Status {
     Skip,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Report {
     pub id: String,
     pub target: String,
     pub status: Status,
     pub checks: Vec<CheckOutcome>,
     pub duration_ms: u64,
-    /// How this run's trace compares with the reference's, where both ran.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// How this run's trace compares with the reference's, where both ran. Not read back: a
+    /// merge compares the traces again, since the reference's run may come from another shard.
+    #[serde(skip_serializing_if = "Option::is_none", skip_deserializing)]
     pub parity: Option<crate::parity::Comparison>,
+    /// The normalized trace (what the snapshot holds), for comparing runs after the fact.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<String>,
+    /// The run as a person reads it: the transcript, and the Brief main view where the run
+    /// delivered messages through Brief (seed 001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transcript: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub brief_view: Option<String>,
 }
 
 impl Report {
@@ -33,6 +50,9 @@ impl Report {
             checks: vec![CheckOutcome::new("applies", true, why)],
             duration_ms: 0,
             parity: None,
+            trace: None,
+            transcript: None,
+            brief_view: None,
         }
     }
 
@@ -54,6 +74,9 @@ impl Report {
             checks,
             duration_ms,
             parity: None,
+            trace: None,
+            transcript: None,
+            brief_view: None,
         }
     }
 
@@ -63,6 +86,17 @@ impl Report {
             self.status = Status::Fail;
         }
         self.checks.push(check);
+    }
+
+    /// The status its checks give (a skip stays a skip).
+    pub fn settle_status(&mut self) {
+        if self.status != Status::Skip {
+            self.status = if self.checks.iter().all(|c| c.ok) {
+                Status::Pass
+            } else {
+                Status::Fail
+            };
+        }
     }
 
     pub fn expected_differences(&self) -> usize {
