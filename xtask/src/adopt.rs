@@ -58,7 +58,7 @@ pub fn run(args: AdoptArgs) -> Result<bool> {
     let results = crate::probe::run_one_target(&root, &args.target, &scenarios, args.jobs, true)?;
 
     let mut edits: BTreeMap<PathBuf, (Vec<Edit>, String)> = BTreeMap::new();
-    for (report, _) in results.iter().filter(|(r, _)| r.status == Status::Fail) {
+    for report in results.iter().filter(|r| r.status == Status::Fail) {
         let scenario = scenarios
             .iter()
             .find(|s| s.id == report.id)

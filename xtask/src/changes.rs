@@ -2,41 +2,8 @@
 //! check-level changelog between consecutive versions, and one line per version and scenario
 //! for the scenarios whose outcome or trace moved.
 
-use probes::changelog::{self, ChangeKind, Changelog, Run};
+use probes::changelog::{by_version, ChangeKind, Changelog};
 use probes::report::{Report, Status};
-use probes::Target;
-
-/// The targets in version order (a name that is not `family@semver` keeps its place at the end).
-fn by_version<'a>(targets: &[&'a Target]) -> Vec<&'a Target> {
-    let mut sorted = targets.to_vec();
-    sorted.sort_by_key(|t| {
-        let v = t
-            .name
-            .split_once('@')
-            .and_then(|(_, v)| semver::Version::parse(v).ok());
-        (v.is_none(), v)
-    });
-    sorted
-}
-
-fn runs<'a>(results: &'a [(Report, String)], target: &str) -> Vec<Run<'a>> {
-    results
-        .iter()
-        .filter(|(r, _)| r.target == target)
-        .map(|(report, trace)| Run { report, trace })
-        .collect()
-}
-
-/// One changelog per pair of consecutive versions.
-pub fn between_versions(results: &[(Report, String)], targets: &[&Target]) -> Vec<Changelog> {
-    by_version(targets)
-        .windows(2)
-        .map(|pair| {
-            let (a, b) = (&pair[0].name, &pair[1].name);
-            changelog::between(a, b, &runs(results, a), &runs(results, b))
-        })
-        .collect()
-}
 
 /// Each changelog, checks first (grouped by kind of change), then the trace changes.
 pub fn print(log: &Changelog) {
@@ -82,21 +49,21 @@ pub fn print(log: &Changelog) {
 
 /// One line per version for every scenario whose outcome or trace changed across the versions,
 /// read from the changelogs between consecutive versions; the unchanged ones are counted.
-pub fn print_history(results: &[(Report, String)], targets: &[&Target], changelogs: &[Changelog]) {
+pub fn print_history(results: &[Report], targets: &[&str], changelogs: &[Changelog]) {
     let versions = by_version(targets);
-    let mut ids: Vec<&str> = results.iter().map(|(r, _)| r.id.as_str()).collect();
+    let mut ids: Vec<&str> = results.iter().map(|r| r.id.as_str()).collect();
     ids.sort();
     ids.dedup();
     let mut steady = 0;
     let mut printed_header = false;
     for id in ids {
-        let rows: Vec<(&Target, &Report)> = versions
+        let rows: Vec<(&str, &Report)> = versions
             .iter()
             .filter_map(|t| {
                 results
                     .iter()
-                    .find(|(r, _)| r.id == id && r.target == t.name)
-                    .map(|(r, _)| (*t, r))
+                    .find(|r| r.id == id && r.target == *t)
+                    .map(|r| (*t, r))
             })
             .collect();
         // Per row after the first: what changed since the row above (`None`: nothing).
@@ -105,7 +72,7 @@ pub fn print_history(results: &[(Report, String)], targets: &[&Target], changelo
             .map(|pair| {
                 changelogs
                     .iter()
-                    .find(|l| l.from == pair[0].0.name && l.to == pair[1].0.name)
+                    .find(|l| l.from == pair[0].0 && l.to == pair[1].0)
                     .and_then(|log| changed_since(log, id))
             })
             .collect();
@@ -135,7 +102,7 @@ pub fn print_history(results: &[(Report, String)], targets: &[&Target], changelo
             };
             println!(
                 "{}",
-                format!("  {:<16} {status} {diffs:<12} {since}", t.name).trim_end()
+                format!("  {:<16} {status} {diffs:<12} {since}", t).trim_end()
             );
         }
     }

@@ -4,9 +4,13 @@ mod adopt;
 mod bench;
 mod bisect;
 mod changes;
+mod merge;
+mod outputs;
 mod parity;
 mod probe;
+mod progress;
 mod render;
+mod test;
 
 use clap::{Parser, Subcommand};
 
@@ -21,6 +25,8 @@ struct Cli {
 enum Task {
     /// Run scenarios against targets and compare with the snapshots.
     Probe(probe::ProbeArgs),
+    /// One report (JSON, JUnit, HTML) from the runs of many shards or invocations.
+    Merge(merge::MergeArgs),
     /// How the real binary's stored traces compare with the reference's (drop-in parity).
     Parity(parity::ParityArgs),
     /// Make a run on a new version its baseline: snapshots, widened and new differences.
@@ -29,6 +35,8 @@ enum Task {
     Bisect(bisect::BisectArgs),
     /// Whole-process benchmarks against an anchor measured in the same run.
     Bench(bench::BenchArgs),
+    /// The workspace's tests, after installing the Debian packages they need (Chromium, xmllint).
+    Test(test::TestArgs),
     /// Show a recorded run as the Brief main view and as the transcript.
     Render(render::RenderArgs),
 }
@@ -37,11 +45,13 @@ fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match cli.task {
         Task::Probe(args) => probe::run(args),
+        Task::Merge(args) => merge::run(args),
         Task::Parity(args) => parity::run(args),
         Task::Adopt(args) => adopt::run(args),
         Task::Bench(args) => bench::run(args),
         Task::Bisect(args) => bisect::run(args),
         Task::Render(args) => render::run(args),
+        Task::Test(args) => test::run(args),
     };
     match result {
         Ok(true) => std::process::ExitCode::SUCCESS,
@@ -58,4 +68,26 @@ fn workspace_root() -> std::path::PathBuf {
         .parent()
         .expect("xtask sits in the workspace root")
         .to_owned()
+}
+
+/// `cargo` for a nested build, without what `cargo run` set for xtask itself: build scripts
+/// such as ring's re-run when `CARGO_MANIFEST_DIR` or `CARGO_PKG_NAME` change, so an inherited
+/// `xtask` value would rebuild them (and everything above them) on every alternation between
+/// `cargo xtask …` and a plain `cargo build`.
+fn cargo() -> std::process::Command {
+    let program = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = std::process::Command::new(program);
+    for (key, _) in std::env::vars_os() {
+        let key = key.to_string_lossy();
+        let set_for_xtask = key.starts_with("CARGO_PKG_")
+            || key.starts_with("CARGO_MANIFEST_")
+            || matches!(
+                &*key,
+                "CARGO_CRATE_NAME" | "CARGO_BIN_NAME" | "CARGO_PRIMARY_PACKAGE"
+            );
+        if set_for_xtask {
+            command.env_remove(&*key);
+        }
+    }
+    command
 }

@@ -1,16 +1,19 @@
-//! `cargo xtask probe`: every scenario against every target, in parallel, a line per scenario as
-//! it finishes, a summary, a JSON report, and where several targets run, how their traces differ.
+//! `cargo xtask probe`: every scenario against every target, in parallel and longest first, a
+//! line per scenario as it finishes, a summary, where several targets run how their traces
+//! differ, and the reports asked for (JSON, JUnit, HTML).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use probes::report::{Report, Status};
-use probes::snapshot::{self, Verdict};
-use probes::{CheckOutcome, Scenario, Target};
+use probes::report::{Doc, Report, Status};
+use probes::snapshot;
+use probes::{Scenario, Target};
+
+use crate::outputs::Outputs;
+use crate::progress::Progress;
 
 #[derive(Args)]
 pub struct ProbeArgs {
@@ -21,9 +24,8 @@ pub struct ProbeArgs {
     /// Only scenarios whose id contains this text (repeatable: any of them).
     #[arg(long)]
     filter: Vec<String>,
-    /// Write the JSON report here.
-    #[arg(long)]
-    report: Option<PathBuf>,
+    #[command(flatten)]
+    outputs: Outputs,
     /// Print the scenario ids and exit.
     #[arg(long)]
     list: bool,
@@ -58,23 +60,7 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
     if scenarios.is_empty() {
         bail!("no scenario matches");
     }
-    let specs = if args.targets.is_empty() {
-        vec!["reference".to_owned()]
-    } else {
-        let mut published = None;
-        let mut specs = Vec::new();
-        for spec in &args.targets {
-            specs.extend(probes::registry::expand(spec, || match &published {
-                Some(v) => Ok(Vec::clone(v)),
-                None => {
-                    let v = probes::registry::published()?;
-                    published = Some(v.clone());
-                    Ok(v)
-                }
-            })?);
-        }
-        specs
-    };
+    let specs = expand_targets(&args.targets)?;
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
@@ -82,9 +68,17 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
         .enable_all()
         .build()?;
     let started = Instant::now();
-    let total = scenarios.len() * specs.len();
+    // A scenario that does not name a target's kind is no run of it (not even a skip).
+    let applicable = |spec: &str| -> Vec<Scenario> {
+        scenarios
+            .iter()
+            .filter(|s| s.applies_to(Target::family(spec)))
+            .cloned()
+            .collect()
+    };
+    let total: usize = specs.iter().map(|spec| applicable(spec).len()).sum();
     eprintln!(
-        "running {} scenarios on {} target{} ({total} runs, {jobs} at once)",
+        "{} scenarios on {} target{} ({total} runs, {jobs} at once, longest first)",
         scenarios.len(),
         specs.len(),
         if specs.len() == 1 { "" } else { "s" }
@@ -94,7 +88,6 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
     let suite = probes::parity::load_suite(&dir).map_err(anyhow::Error::msg)?;
     // One target at a time: a range installs each version just before it runs, so the cache's
     // budget can remove versions already done.
-    let mut targets = Vec::new();
     let mut results = Vec::new();
     for spec in &specs {
         let target = resolve(spec, &root)?;
@@ -102,48 +95,82 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
             &root,
             &runtime,
             &target,
-            &scenarios,
+            &applicable(spec),
             jobs,
             snapshots.as_deref(),
             args.accept,
             (results.len(), total),
         );
         results.extend(batch);
-        targets.push(target);
     }
-    results.sort_by(|a, b| (&a.0.id, &a.0.target).cmp(&(&b.0.id, &b.0.target)));
-    let mut parity_ok = compare_with_reference(&mut results, &scenarios, &suite);
-
-    let reports: Vec<&Report> = results.iter().map(|(r, _)| r).collect();
-    print_summary(&reports, &targets, started.elapsed().as_secs_f64());
+    let (doc, mut parity_ok) = Doc::assemble(results, &scenarios, &suite);
     let whole_suite = args.filter.is_empty() && args.scenarios.is_none();
-    let others: Vec<&Target> = targets.iter().filter(|t| t.name != "reference").collect();
-    let reference_ran = others.len() < targets.len();
-    for target in others.iter().filter(|_| reference_ran) {
-        let rows: Vec<(&str, Option<&probes::parity::Comparison>)> = results
-            .iter()
-            .filter(|(r, _)| r.target == target.name && r.status != Status::Skip)
-            .map(|(r, _)| (r.id.as_str(), r.parity.as_ref()))
-            .collect();
-        parity_ok &= crate::parity::print(&target.name, &rows, &suite, whole_suite, false);
+    parity_ok &= print_outcome(&doc, &suite, whole_suite);
+    println!("finished in {:.1}s", started.elapsed().as_secs_f64());
+    args.outputs.write(&doc)?;
+    Ok(parity_ok && doc.runs.iter().all(|r| r.status != Status::Fail))
+}
+
+/// The targets named on the command line, ranges and lists expanded (`reference` by default).
+fn expand_targets(targets: &[String]) -> Result<Vec<String>> {
+    if targets.is_empty() {
+        return Ok(vec!["reference".to_owned()]);
     }
-    let changelogs = crate::changes::between_versions(&results, &others);
+    let mut published = None;
+    let mut specs = Vec::new();
+    for spec in targets {
+        specs.extend(probes::registry::expand(spec, || match &published {
+            Some(v) => Ok(Vec::clone(v)),
+            None => {
+                eprintln!("asking the npm registry which versions are published");
+                let v = probes::registry::published()?;
+                published = Some(v.clone());
+                Ok(v)
+            }
+        })?);
+    }
+    Ok(specs)
+}
+
+/// The summary, each real binary's parity with the reference, and what changed between
+/// versions; returns whether parity held (a merge prints the same).
+pub fn print_outcome(
+    doc: &Doc,
+    suite: &[probes::parity::TraceDifference],
+    whole_suite: bool,
+) -> bool {
+    print_summary(doc);
+    let targets = doc.targets();
+    let others: Vec<&str> = targets
+        .iter()
+        .copied()
+        .filter(|t| *t != "reference")
+        .collect();
+    let reference_ran = others.len() < targets.len();
+    let mut parity_ok = true;
+    for target in others.iter().filter(|_| reference_ran) {
+        let rows: Vec<(&str, Option<&probes::parity::Comparison>)> = doc
+            .runs
+            .iter()
+            .filter(|r| r.target == *target && r.status != Status::Skip)
+            .map(|r| (r.id.as_str(), r.parity.as_ref()))
+            .collect();
+        parity_ok &= crate::parity::print(target, &rows, suite, whole_suite, false);
+    }
     if others.len() > 1 {
-        crate::changes::print_history(&results, &others, &changelogs);
+        crate::changes::print_history(&doc.runs, &others, &doc.changelogs);
         // Over a range, the history lines carry the trace moves; a changelog in full only
         // where a check changed (the JSON report has every one).
         let range = others.len() > 2;
-        for log in changelogs.iter().filter(|l| !range || !l.checks.is_empty()) {
+        for log in doc
+            .changelogs
+            .iter()
+            .filter(|l| !range || !l.checks.is_empty())
+        {
             crate::changes::print(log);
         }
     }
-    if let Some(path) = &args.report {
-        let json = serde_json::json!({"runs": reports, "changelogs": changelogs});
-        std::fs::write(path, serde_json::to_vec_pretty(&json)?)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        eprintln!("report written to {}", path.display());
-    }
-    Ok(parity_ok && reports.iter().all(|r| r.status != Status::Fail))
+    parity_ok
 }
 
 /// Runs every scenario on one target, comparing traces with its snapshots when it has a baseline.
@@ -157,8 +184,8 @@ fn run_target(
     snapshots: Option<&Path>,
     accept: bool,
     progress: (usize, usize),
-) -> Vec<(Report, String)> {
-    let baseline = snapshots.filter(|dir| has_baseline(dir, target, accept));
+) -> Vec<Report> {
+    let baseline = snapshots.filter(|dir| snapshot::has_baseline(dir, target, accept));
     if snapshots.is_some() && baseline.is_none() {
         eprintln!(
             "{}: no baseline snapshots, so traces are not compared with any \
@@ -184,8 +211,14 @@ pub fn run_one_target(
     scenarios: &[Scenario],
     jobs: Option<usize>,
     accept: bool,
-) -> Result<Vec<(Report, String)>> {
+) -> Result<Vec<Report>> {
     let target = resolve(spec, root)?;
+    let scenarios: Vec<Scenario> = scenarios
+        .iter()
+        .filter(|s| s.applies_to(target.kind))
+        .cloned()
+        .collect();
+    let scenarios = &scenarios[..];
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -208,64 +241,8 @@ pub fn run_one_target(
     ))
 }
 
-/// Whether `target`'s traces have snapshots to compare with. The reference and the contract
-/// version always do; a version never adopted has none, and "no snapshot yet" on every scenario
-/// would bury what actually changed (`--accept` writes them).
-fn has_baseline(dir: &Path, target: &Target, accept: bool) -> bool {
-    accept || target.name == "reference" || dir.join(target.dir_name()).is_dir()
-}
-
-/// Where the reference ran beside a real binary, compares each scenario's two traces and records
-/// the outcome on the real binary's report; a line no named difference accepts, or a scenario's
-/// named difference that is gone, fails that report. Returns whether every comparison held.
-fn compare_with_reference(
-    results: &mut [(Report, String)],
-    scenarios: &[Scenario],
-    suite: &[probes::parity::TraceDifference],
-) -> bool {
-    let mut ok = true;
-    for scenario in scenarios {
-        let ours = results
-            .iter()
-            .find(|(r, _)| {
-                r.id == scenario.id && r.target == "reference" && r.status != Status::Skip
-            })
-            .map(|(_, trace)| trace.clone());
-        let Some(ours) = ours else { continue };
-        for (report, theirs) in results.iter_mut().filter(|(r, _)| {
-            r.id == scenario.id && r.target != "reference" && r.status != Status::Skip
-        }) {
-            let c = probes::parity::compare(
-                &scenario.id,
-                &report.target,
-                &ours,
-                theirs,
-                &scenario.trace_differences,
-                suite,
-            );
-            if c.failed() {
-                ok = false;
-                let mut detail = c.summary();
-                for line in &c.unexplained {
-                    detail.push_str(&format!("\n{line}"));
-                }
-                for gone in &c.gone {
-                    detail.push_str(&format!("\nnamed difference no longer observed: {gone}"));
-                }
-                report.push(CheckOutcome::new(
-                    "trace matches the reference's",
-                    false,
-                    detail,
-                ));
-            }
-            report.parity = Some(c);
-        }
-    }
-    ok
-}
-
-/// Runs every scenario on `target`, `jobs` at a time; `progress` is (runs done before this
-/// target, runs in the whole invocation) for the counter.
+/// Runs every scenario on `target`, `jobs` at a time, the longest expected first; `progress` is
+/// (runs done before this target, runs in the whole invocation) for the counter.
 async fn run_all(
     root: &Path,
     scenarios: Vec<Scenario>,
@@ -274,77 +251,63 @@ async fn run_all(
     snapshots: Option<PathBuf>,
     accept: bool,
     progress: (usize, usize),
-) -> Vec<(Report, String)> {
+) -> Vec<Report> {
     let gate = Arc::new(tokio::sync::Semaphore::new(jobs.max(1)));
     let records = root.join("target/probes");
+    let order = probes::schedule::longest_first(&scenarios, Some(&records), &target.name);
+    let shown = Progress::new(progress.0, progress.1);
+    let ticker = {
+        let shown = shown.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(std::time::Duration::from_secs(1));
+            loop {
+                every.tick().await;
+                shown.tick();
+            }
+        })
+    };
     let mut set = tokio::task::JoinSet::new();
     let scenarios = Arc::new(scenarios);
-    for i in 0..scenarios.len() {
-        let (gate, scenarios, target, records, snapshots) = (
-            gate.clone(),
+    for i in order {
+        // Taken here, not in the task, so runs start in exactly this order.
+        let slot = gate
+            .clone()
+            .acquire_owned()
+            .await
+            .expect("the semaphore is never closed");
+        let (scenarios, target, records, snapshots, shown) = (
             scenarios.clone(),
             target.clone(),
             records.clone(),
             snapshots.clone(),
+            shown.clone(),
         );
         set.spawn(async move {
-            let _slot = gate.acquire().await.expect("the semaphore is never closed");
+            let _slot = slot;
             let scenario = &scenarios[i];
+            shown.started(&scenario.id, &target.name);
             let mut probe = probes::probe(scenario, &target, Some(&records)).await;
             if let Some(dir) = snapshots.filter(|_| probe.report.status != Status::Skip) {
-                let check = snapshot_check(&dir, &target, scenario, &probe.trace, accept);
+                let check = snapshot::check(&dir, &target, &scenario.id, &probe.trace, accept);
                 probe.report.push(check);
             }
-            (probe.report, probe.trace)
+            shown.finished(&scenario.id, &target.name, |n, total| {
+                line(&probe.report, n, total)
+            });
+            probe.report
         });
     }
     let mut done = Vec::new();
     while let Some(joined) = set.join_next().await {
-        let (report, trace) = joined.expect("a probe task does not panic");
-        print_line(&report, progress.0 + done.len() + 1, progress.1);
-        done.push((report, trace));
+        done.push(joined.expect("a probe task does not panic"));
     }
+    ticker.abort();
+    shown.finish();
     done
 }
 
-fn snapshot_check(
-    dir: &Path,
-    target: &Target,
-    scenario: &Scenario,
-    trace: &str,
-    accept: bool,
-) -> CheckOutcome {
-    let path = snapshot::path(dir, &target.dir_name(), &scenario.id);
-    let (ok, detail) = match snapshot::compare(&path, &scenario.id, trace, accept) {
-        Ok(Verdict::Same) => (true, String::new()),
-        Ok(Verdict::New(p)) if accept => (true, format!("new snapshot written: {}", p.display())),
-        Ok(Verdict::New(p)) => (
-            false,
-            format!(
-                "no snapshot yet; review {} (cargo insta review, or --accept)",
-                p.display()
-            ),
-        ),
-        Ok(Verdict::Changed(_, p)) if accept => {
-            (true, format!("snapshot updated: {}", p.display()))
-        }
-        Ok(Verdict::Changed(diff, p)) => (
-            false,
-            format!(
-                "trace differs from {}:\n{diff}new trace: {}",
-                path.display(),
-                p.display()
-            ),
-        ),
-        Err(e) => (
-            false,
-            format!("cannot compare with {}: {e}", path.display()),
-        ),
-    };
-    CheckOutcome::new("trace matches snapshot", ok, detail)
-}
-
-fn print_line(report: &Report, n: usize, total: usize) {
+/// A finished run's line, with its failed checks under it.
+fn line(report: &Report, n: usize, total: usize) -> String {
     let status = match report.status {
         Status::Pass => "PASS",
         Status::Fail => "FAIL",
@@ -357,36 +320,31 @@ fn print_line(report: &Report, n: usize, total: usize) {
             if n == 1 { "" } else { "s" }
         ),
     };
-    println!(
-        "[{n:>3}/{total}] {status} {:<34} {:<16} {:>6.1}s{diffs}",
+    let mut out = format!(
+        "[{n:>3}/{total}] {status} {:<34} {:<16} {:>6.1}s{diffs}\n",
         report.id,
         report.target,
         report.duration_ms as f64 / 1000.0
     );
     if report.status == Status::Fail {
-        print!("{}", report.failure_text());
+        out.push_str(&report.failure_text());
     }
+    out
 }
 
-fn print_summary(reports: &[&Report], targets: &[Target], secs: f64) {
+fn print_summary(doc: &Doc) {
     println!(
         "\n{:<18} {:>5} {:>5} {:>5} {:>10}",
         "target", "pass", "fail", "skip", "expected≠"
     );
-    for target in targets {
-        let mine: Vec<_> = reports.iter().filter(|r| r.target == target.name).collect();
-        let count = |s: Status| mine.iter().filter(|r| r.status == s).count();
-        let diffs: usize = mine.iter().map(|r| r.expected_differences()).sum();
+    for target in doc.targets() {
+        let c = doc.counts(target);
         println!(
             "{:<18} {:>5} {:>5} {:>5} {:>10}",
-            target.name,
-            count(Status::Pass),
-            count(Status::Fail),
-            count(Status::Skip),
-            diffs
+            target, c.pass, c.fail, c.skip, c.expected_differences
         );
     }
-    for r in reports.iter().filter(|r| r.expected_differences() > 0) {
+    for r in doc.runs.iter().filter(|r| r.expected_differences() > 0) {
         for c in r
             .checks
             .iter()
@@ -398,7 +356,6 @@ fn print_summary(reports: &[&Report], targets: &[Target], secs: f64) {
             );
         }
     }
-    println!("finished in {secs:.1}s");
 }
 
 fn resolve(spec: &str, root: &Path) -> Result<Target> {
@@ -408,13 +365,13 @@ fn resolve(spec: &str, root: &Path) -> Result<Target> {
     Target::resolve_claude(spec, &probes::target::default_cache())
 }
 
-/// Builds `claude-reference` (debug profile, as the tests do) and returns its path.
+/// Builds `claude-reference` (debug profile, as the tests do) and returns its path. Cargo's own
+/// progress shows: on a fresh checkout this is minutes of compiling.
 fn build_reference(root: &Path) -> Result<PathBuf> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = Command::new(cargo)
+    eprintln!("building the reference agent (cargo build -p claude-reference)");
+    let status = crate::cargo()
         .args([
             "build",
-            "--quiet",
             "-p",
             "claude-reference",
             "--bin",

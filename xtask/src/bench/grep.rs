@@ -5,7 +5,6 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
@@ -202,7 +201,7 @@ fn vendor_corpus(root: &Path, corpus: &Path) -> Result<PathBuf> {
         return Ok(vendor);
     }
     eprintln!("vendoring the dependency tree into {} …", vendor.display());
-    let status = Command::new(env!("CARGO"))
+    let status = crate::cargo()
         .args(["vendor", "--quiet", "--versioned-dirs"])
         .arg(&vendor)
         .current_dir(root)
@@ -283,7 +282,7 @@ fn install_ripgrep() -> Result<PathBuf> {
         "installing ripgrep 14.1.1 from crates.io into {} …",
         root.display()
     );
-    let status = Command::new(env!("CARGO"))
+    let status = crate::cargo()
         .args(["install", "--quiet", "--locked", "ripgrep@14.1.1", "--root"])
         .arg(&root)
         .status()

@@ -29,7 +29,7 @@ pub fn machine() -> String {
 /// Builds the reference in release mode (cargo decides whether anything changed) and returns it.
 fn release_reference(root: &std::path::Path) -> anyhow::Result<std::path::PathBuf> {
     eprintln!("building the reference (release)…");
-    let status = std::process::Command::new(env!("CARGO"))
+    let status = crate::cargo()
         .args(["build", "--release", "--quiet", "-p", "claude-reference"])
         .current_dir(root)
         .status()?;
