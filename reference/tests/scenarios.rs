@@ -1,68 +1,152 @@
-//! The scenario suite on the reference target: every `scenarios/**/*.toml` is one test. Each runs
-//! through the same `probes::probe` as `cargo xtask probe`, must pass all its checks, and its trace
-//! must match `snapshots/reference/<id>.snap` (through insta). Every scripted session is also
-//! served a byte at a time and at random cut points, and must give the same trace
-//! (`core.sse-split`, applied to the whole suite).
+//! The scenario suite: every scenario × target is one test, named `TARGET/ID`, through the same
+//! `probes::probe` as `cargo xtask probe`. It must pass all its checks (a target's named
+//! differences hold as expected differences), and its trace must match
+//! `snapshots/<target>/<id>.snap` where the target has snapshots.
+//!
+//! The targets are the reference (by default) or those `$CLAUDE_CONFORMANCE_TARGETS` names,
+//! separated by spaces (`reference claude@2.1.235`, ranges as in `cargo xtask probe`). Each test
+//! is its own process under nextest, so a suite spreads over machines with
+//! `cargo nextest run --partition hash:K/N` or a nextest archive; with
+//! `$CLAUDE_CONFORMANCE_RESULTS` set, each test writes its run there and `cargo xtask merge`
+//! makes one report of the shards (traces compared across targets happen there).
+//!
+//! On the reference, every scripted session is also served a byte at a time and at random cut
+//! points, and must give the same trace (`core.sse-split`, applied to the whole suite).
 
 use std::path::{Path, PathBuf};
 
+use libtest_mimic::{Arguments, Failed, Trial};
 use probes::report::Status;
 use probes::{Scenario, Target};
 
-fn run(path: &Path) -> datatest_stable::Result<()> {
-    // The suite's named trace differences sit beside the scenarios; here they only need to load.
-    if path
-        .file_name()
-        .is_some_and(|n| n == probes::parity::SUITE_FILE)
-    {
-        probes::parity::load_suite(path.parent().expect("has a parent"))?;
-        return Ok(());
+fn main() {
+    let args = Arguments::from_args();
+    let root = workspace_root();
+    let dir = root.join("scenarios");
+    let mut trials = vec![Trial::test("suite/trace-differences", {
+        let dir = dir.clone();
+        move || {
+            probes::parity::load_suite(&dir)?;
+            Ok(())
+        }
+    })];
+    match (probes::load_dir(&dir), targets()) {
+        (Ok(scenarios), Ok(targets)) => {
+            // Longest first, as libtest starts them in this order (nextest keeps its own).
+            let records = root.join("target/probes");
+            for target in targets {
+                let order = probes::schedule::longest_first(&scenarios, Some(&records), &target);
+                for i in order {
+                    let scenario = scenarios[i].clone();
+                    if !scenario.applies_to(Target::family(&target)) {
+                        continue;
+                    }
+                    let target = target.clone();
+                    let name = format!("{target}/{}", scenario.id);
+                    trials.push(Trial::test(name, move || run(&scenario, &target)));
+                }
+            }
+        }
+        (Err(e), _) => trials.push(Trial::test("suite/load", move || Err(e.to_string().into()))),
+        (_, Err(e)) => trials.push(Trial::test("suite/targets", move || {
+            Err(format!("{e:#}").into())
+        })),
     }
-    let mut scenario = Scenario::load(path)?;
-    let target = Target::reference(PathBuf::from(env!("CARGO_BIN_EXE_claude-reference")));
-    if !scenario.applies_to(target.kind) {
-        return Ok(());
+    libtest_mimic::run(&args, trials).exit();
+}
+
+/// `$CLAUDE_CONFORMANCE_TARGETS`, ranges expanded; the reference when unset.
+fn targets() -> anyhow::Result<Vec<String>> {
+    let Ok(list) = std::env::var("CLAUDE_CONFORMANCE_TARGETS") else {
+        return Ok(vec!["reference".to_owned()]);
+    };
+    let mut out = Vec::new();
+    for spec in list.split_whitespace() {
+        out.extend(probes::registry::expand(spec, probes::registry::published)?);
     }
-    // Every scripted session is served whole first (its checks and snapshot use that run), then
-    // split: the probe fails if a split changes a byte of the trace.
-    if scenario.argv.is_none() && scenario.splits.is_empty() && !scenario.turns.is_empty() {
-        scenario.splits = ["whole", "every-byte", "random:99"]
-            .map(String::from)
-            .to_vec();
-    }
+    Ok(out)
+}
+
+fn run(scenario: &Scenario, spec: &str) -> Result<(), Failed> {
+    let root = workspace_root();
+    let mut scenario = scenario.clone();
+    let target = if spec == "reference" {
+        // Every scripted session is served whole first (its checks and snapshot use that run),
+        // then split: the probe fails if a split changes a byte of the trace.
+        if scenario.argv.is_none() && scenario.splits.is_empty() && !scenario.turns.is_empty() {
+            scenario.splits = ["whole", "every-byte", "random:99"]
+                .map(String::from)
+                .to_vec();
+        }
+        Target::reference(reference_binary())
+    } else {
+        Target::resolve_claude(spec, &probes::target::default_cache())
+            .map_err(|e| format!("{e:#}"))?
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    let probe = runtime.block_on(probes::probe(&scenario, &target, None));
+    let mut probe = runtime.block_on(probes::probe(&scenario, &target, None));
+    let snapshots = root.join("snapshots");
     if probe.report.status == Status::Skip {
         // Only an isolated run skips on an applicable target: reported, never a snapshot.
         let why = probe
             .report
             .checks
             .first()
-            .map(|c| c.detail.as_str())
-            .unwrap_or("");
+            .map_or("", |c| c.detail.as_str());
         eprintln!("{}: skipped: {why}", scenario.id);
-        return Ok(());
+    } else if probes::snapshot::has_baseline(&snapshots, &target, accept()) {
+        let check =
+            probes::snapshot::check(&snapshots, &target, &scenario.id, &probe.trace, accept());
+        probe.report.push(check);
+    }
+    if let Some(dir) = std::env::var_os("CLAUDE_CONFORMANCE_RESULTS") {
+        // Relative to the workspace root, where the suite is started from (tests themselves
+        // run in the crate's folder).
+        write_result(&root.join(dir), &target, &probe.report)?;
     }
     if probe.report.status == Status::Fail {
         return Err(format!(
-            "{} failed on reference:\n{}",
+            "{} failed on {}:\n{}",
             scenario.id,
+            target.name,
             probe.report.failure_text()
         )
         .into());
     }
-    insta::with_settings!({
-        snapshot_path => Path::new(env!("CARGO_MANIFEST_DIR")).join("../snapshots/reference"),
-        prepend_module_to_snapshot => false,
-        omit_expression => true,
-    }, {
-        insta::assert_snapshot!(scenario.id.replace('/', "__"), probe.trace);
-    });
     Ok(())
 }
 
-datatest_stable::harness! {
-    { test = run, root = "../scenarios", pattern = r"\.toml$" },
+/// Snapshots are written instead of `.snap.new` files as insta does it: `INSTA_UPDATE=always`.
+fn accept() -> bool {
+    std::env::var("INSTA_UPDATE").is_ok_and(|v| v == "always")
+}
+
+fn write_result(dir: &Path, target: &Target, report: &probes::Report) -> Result<(), Failed> {
+    let path = dir
+        .join(target.dir_name())
+        .join(format!("{}.json", report.id.replace('/', "__")));
+    std::fs::create_dir_all(path.parent().expect("has a parent"))?;
+    std::fs::write(&path, serde_json::to_vec_pretty(report)?)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(())
+}
+
+/// Under nextest the paths come from its environment (an archive run elsewhere remaps them);
+/// under cargo test they are where this binary was built.
+fn reference_binary() -> PathBuf {
+    std::env::var_os("NEXTEST_BIN_EXE_claude-reference")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_claude-reference")))
+}
+
+fn workspace_root() -> PathBuf {
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    manifest
+        .parent()
+        .expect("the reference crate sits in the workspace root")
+        .to_owned()
 }
