@@ -20,6 +20,9 @@ use probes::report::Status;
 use probes::{Scenario, Target};
 
 fn main() {
+    // One test per CPU at once (libtest's default), not `cargo xtask probe`'s two: on the
+    // reference each test is three runs at once (whole and two splits), and at twice the CPUs
+    // the pty driver's typing raced a loaded target (seen: tools.ask-user/other).
     let args = Arguments::from_args();
     let root = workspace_root();
     let dir = root.join("scenarios");

@@ -32,7 +32,7 @@ pub struct ProbeArgs {
     /// Write changed or new trace snapshots instead of `.snap.new` files.
     #[arg(long)]
     accept: bool,
-    /// Scenarios run at once (default: the number of CPUs).
+    /// Scenarios run at once (default: twice the number of CPUs).
     #[arg(long)]
     jobs: Option<usize>,
     /// Scenario files from another directory (an experiment); their traces are not compared with
@@ -61,9 +61,7 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
         bail!("no scenario matches");
     }
     let specs = expand_targets(&args.targets)?;
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    let jobs = args.jobs.unwrap_or_else(probes::schedule::default_jobs);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -219,7 +217,7 @@ pub fn run_one_target(
         .cloned()
         .collect();
     let scenarios = &scenarios[..];
-    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    let jobs = jobs.unwrap_or_else(probes::schedule::default_jobs);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
