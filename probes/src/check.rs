@@ -384,8 +384,20 @@ impl CheckSpec {
                 "contains",
                 "a text expectation",
             )?,
-            CheckKind::Result | CheckKind::Pairing | CheckKind::Stderr | CheckKind::Stdout => {}
+            CheckKind::Result => need(
+                self.subtype.is_some() || self.is_error.is_some() || self.has_text_expectation(),
+                "contains",
+                "at least one of subtype, is_error, equals, contains, not_contains",
+            )?,
+            CheckKind::Stderr | CheckKind::Stdout => need(
+                self.has_text_expectation(),
+                "contains",
+                "at least one of equals, contains, not_contains",
+            )?,
+            // Fails unless some tool_use was sent and paired: it needs no field.
+            CheckKind::Pairing => {}
         }
+        refuse_vacuous(self)?;
         if let Some(differs) = &self.differs {
             crate::version::refuse_overlaps(differs.keys().map(String::as_str))
                 .map_err(|e| ("differs", e))?;
@@ -394,6 +406,9 @@ impl CheckSpec {
             if spec.reason.as_deref().unwrap_or("").trim().is_empty() {
                 return Err(("differs", format!("`{target}` needs a one-line `reason`")));
             }
+            refuse_vacuous(spec).map_err(|(field, why)| {
+                ("differs", format!("`{target}`: field `{field}`: {why}"))
+            })?;
             if spec.kind.is_some() || spec.differs.is_some() || spec.channel.is_some() {
                 return Err((
                     "differs",
@@ -404,6 +419,10 @@ impl CheckSpec {
             }
         }
         Ok(())
+    }
+
+    fn has_text_expectation(&self) -> bool {
+        self.equals.is_some() || self.contains.is_some() || self.not_contains.is_some()
     }
 
     /// This check with `over`'s fields laid on top. Fields that state one expectation together
@@ -570,6 +589,29 @@ fn kind_name(kind: CheckKind) -> &'static str {
     }
 }
 
+/// Expectations that hold (or fail) whatever the run did: every text contains "", and an empty
+/// JSON subset matches anything.
+fn refuse_vacuous(spec: &CheckSpec) -> Result<(), (&'static str, String)> {
+    if spec.contains.as_deref() == Some("") {
+        return Err(("contains", "empty: every text contains it".into()));
+    }
+    if spec.not_contains.as_deref() == Some("") {
+        return Err((
+            "not_contains",
+            "empty: every text contains it, so this always fails".into(),
+        ));
+    }
+    let empty = |v: &Value| match v {
+        Value::Object(o) => o.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        _ => false,
+    };
+    if spec.matches.as_ref().is_some_and(empty) {
+        return Err(("matches", "empty: an empty subset matches anything".into()));
+    }
+    Ok(())
+}
+
 /// Evaluates `spec` for a run of `target`, honouring its expected difference.
 pub fn evaluate(spec: &CheckSpec, target: &str, run: &RunOutcome) -> CheckOutcome {
     let name = spec.describe();
@@ -584,11 +626,13 @@ pub fn evaluate(spec: &CheckSpec, target: &str, run: &RunOutcome) -> CheckOutcom
     };
     let reason = diff.reason.clone().unwrap_or_default();
     match (check(&spec.overlaid(diff), run), seed_verdict) {
-        (Ok(()), _) => CheckOutcome {
+        (Ok(()), Err(_)) => CheckOutcome {
             expected_difference: Some(reason),
             ..CheckOutcome::new(name, true, "")
         },
-        (Err(_), Ok(())) => CheckOutcome::new(
+        // Also when the difference still holds: a difference looser than the seed must not
+        // hide that the seed's own expectation is met now.
+        (_, Ok(())) => CheckOutcome::new(
             name,
             false,
             format!(
@@ -1092,6 +1136,35 @@ mod tests {
         assert!(spec("kind = \"requests\"\nequals = \"1\"\n")
             .validate()
             .is_err());
+    }
+
+    #[test]
+    fn checks_that_cannot_fail_are_refused_at_load() {
+        for (src, field) in [
+            ("kind = \"stdout\"\n", "contains"),
+            ("kind = \"stderr\"\n", "contains"),
+            ("kind = \"result\"\n", "contains"),
+            ("kind = \"stdout\"\ncontains = \"\"\n", "contains"),
+            ("kind = \"stdout\"\nnot_contains = \"\"\n", "not_contains"),
+            ("kind = \"uploads\"\nmatches = []\n", "matches"),
+            ("kind = \"tool_use_result\"\ntool_use_id = \"t\"\nmatches = {}\n", "matches"),
+            (
+                "kind = \"stderr\"\ncontains = \"x\"\ndiffers.claude = { reason = \"r\", contains = \"\" }\n",
+                "differs",
+            ),
+        ] {
+            let refused = spec(src).validate().unwrap_err();
+            assert_eq!(refused.0, field, "{src}: {refused:?}");
+        }
+        // What they must not catch: an empty `equals` (stderr is empty) and a nested empty list.
+        for src in [
+            "kind = \"stderr\"\nequals = \"\"\n",
+            "kind = \"result\"\nis_error = false\n",
+            "kind = \"uploads\"\nmatches = [{ files = [] }]\n",
+            "kind = \"pairing\"\n",
+        ] {
+            assert!(spec(src).validate().is_ok(), "{src}");
+        }
     }
 
     #[test]

@@ -231,6 +231,18 @@ impl Scenario {
                 scenario.id
             )));
         }
+        // A scenario that runs nowhere, or checks nothing, passes whatever happens.
+        if scenario.targets.is_empty() {
+            return Err(err(format!(
+                "line {}: field `targets`: empty, so the scenario never runs (name `reference`, `claude` or both)",
+                find_line(source, "targets")
+            )));
+        }
+        if scenario.checks.is_empty() {
+            return Err(err(
+                "no `[[check]]`: a scenario must state what it expects (the run's own checks, such as the script being played, are not enough)".into(),
+            ));
+        }
         for target in &scenario.targets {
             if target != "reference" && target != "claude" {
                 return Err(err(format!(
@@ -548,8 +560,22 @@ fn find_line(source: &str, key: &str) -> usize {
 mod tests {
     use super::*;
 
+    /// `src` with a check appended (every scenario needs one), so a test states only what it is
+    /// about; line numbers in `src` stay as they are.
     fn parse(src: &str) -> Result<Scenario, String> {
+        parse_exactly(&format!("{src}\n[[check]]\nkind = \"exit\"\nequals = 0\n"))
+    }
+
+    fn parse_exactly(src: &str) -> Result<Scenario, String> {
         Scenario::parse(Path::new("scenarios/core/core.x.toml"), src).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_scenario_that_runs_nowhere_or_checks_nothing_is_refused() {
+        let e = parse_exactly(HEAD).unwrap_err();
+        assert!(e.contains("no `[[check]]`"), "{e}");
+        let e = parse(&HEAD.replace("[\"reference\"]", "[]")).unwrap_err();
+        assert!(e.contains("line 3: field `targets`: empty"), "{e}");
     }
 
     const HEAD: &str =
@@ -622,7 +648,7 @@ mod tests {
 
     #[test]
     fn a_minimal_scenario_parses() {
-        let s = parse(&format!(
+        let s = parse_exactly(&format!(
             "{HEAD}[[turn]]\ntext = \"hi\"\n[[check]]\nkind = \"exit\"\nequals = 0\n"
         ))
         .unwrap();

@@ -19,6 +19,11 @@ prompt = "make a file"
 channels = ["{channel}"]
 timeout_ms = 30000
 
+# Every scenario states a check; this one holds whatever the stand-in does.
+[[check]]
+kind = "stdout"
+not_contains = "NEVER_PRINTED_MARKER"
+
 [[decision]]
 tool = "Bash"
 asks = "touch made.txt"

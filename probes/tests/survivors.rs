@@ -16,6 +16,11 @@ prompt = "unused"
 argv = ["--mcp-config", "{mcp_config}"]
 timeout_ms = 20000
 
+# Every scenario states a check; this one holds whatever the stand-in does.
+[[check]]
+kind = "stdout"
+not_contains = "NEVER_PRINTED_MARKER"
+
 [[mcp_server]]
 name = "leak"
 ignore_shutdown = true
