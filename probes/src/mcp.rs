@@ -32,9 +32,27 @@ struct Running {
 pub struct ServerRecord {
     pub transport: Transport,
     pub entries: Vec<LogEntry>,
+    /// Why the server's log is incomplete: it could not be opened, written or read (naming the
+    /// log and the error). Every `mcp` check on this server then fails with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_error: Option<String>,
 }
 
 impl ServerRecord {
+    /// The record of the log at `path`; an unreadable or incomplete log keeps what could be read
+    /// (nothing) and says why.
+    pub fn read(transport: Transport, path: &Path) -> ServerRecord {
+        let (entries, log_error) = match read_log(path) {
+            Ok(entries) => (entries, None),
+            Err(e) => (Vec::new(), Some(e)),
+        };
+        ServerRecord {
+            transport,
+            entries,
+            log_error,
+        }
+    }
+
     /// The client → server messages in arrival order.
     pub fn received(&self) -> impl Iterator<Item = &LogEntry> {
         self.entries.iter().filter(|e| e.dir == "in")
@@ -181,15 +199,7 @@ impl McpSetup {
         let mut out: BTreeMap<String, ServerRecord> = self
             .servers
             .iter()
-            .map(|s| {
-                (
-                    s.name.clone(),
-                    ServerRecord {
-                        transport: s.transport,
-                        entries: read_log(&s.log),
-                    },
-                )
-            })
+            .map(|s| (s.name.clone(), ServerRecord::read(s.transport, &s.log)))
             .collect();
         for entry in std::fs::read_dir(self.home.join(LSP_LOG_DIR))
             .into_iter()
@@ -197,18 +207,14 @@ impl McpSetup {
             .flatten()
         {
             let path = entry.path();
-            let name = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .and_then(|n| n.strip_suffix(".log.jsonl"));
+            // A language server that could not open its log left only the failure record.
+            let name = path.file_name().and_then(|n| n.to_str()).and_then(|n| {
+                n.strip_suffix(".log.jsonl")
+                    .or_else(|| n.strip_suffix(".log.jsonl.error"))
+            });
             if let Some(name) = name {
-                out.insert(
-                    name.to_owned(),
-                    ServerRecord {
-                        transport: Transport::Stdio,
-                        entries: read_log(&path),
-                    },
-                );
+                let log = path.with_file_name(format!("{name}.log.jsonl"));
+                out.insert(name.to_owned(), ServerRecord::read(Transport::Stdio, &log));
             }
         }
         out
@@ -337,12 +343,42 @@ pub fn render_log(record: &ServerRecord, places: &Places) -> String {
     out
 }
 
+/// Each server whose log could not be opened, written or read, with why (the log's path and the
+/// error): a run with any of these has incomplete evidence, whatever its checks say.
+pub fn log_failures(records: &BTreeMap<String, ServerRecord>) -> Vec<String> {
+    records
+        .iter()
+        .filter_map(|(name, r)| {
+            r.log_error
+                .as_ref()
+                .map(|e| format!("the log of server `{name}` is incomplete: {e}"))
+        })
+        .collect()
+}
+
+/// The record of server `name`, `None` when it has none; an error when its log is incomplete: a
+/// log that could not be written says nothing about what the server received, so neither a
+/// positive nor a negative (`absent`) check may conclude anything from it.
+fn evidence<'a>(
+    name: &str,
+    records: &'a BTreeMap<String, ServerRecord>,
+) -> Result<Option<&'a ServerRecord>, String> {
+    match records.get(name) {
+        Some(ServerRecord {
+            log_error: Some(e), ..
+        }) => Err(format!(
+            "the log of server `{name}` is incomplete, so nothing can be concluded from it: {e}"
+        )),
+        found => Ok(found),
+    }
+}
+
 /// The `mcp` check kind.
 pub fn check(spec: &crate::check::CheckSpec, run: &crate::RunOutcome) -> Result<(), String> {
     use crate::check::{expected_seen, list_diff, text_expectations};
     let name = spec.server.as_deref().unwrap_or_default();
     // A fake language server only has a record once it was started.
-    let Some(record) = run.mcp.get(name) else {
+    let Some(record) = evidence(name, &run.mcp)? else {
         return if spec.absent == Some(true) {
             Ok(())
         } else {
@@ -471,6 +507,52 @@ fn gap_slack(want_ms: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    #[test]
+    fn a_log_that_could_not_be_written_fails_the_checks_on_its_server() {
+        let home = tempfile::tempdir().unwrap();
+        let lsp = home.path().join(LSP_LOG_DIR);
+        std::fs::create_dir_all(&lsp).unwrap();
+        // An MCP server whose log path is a directory: it cannot open it, and a language server
+        // in the same state leaves nothing but the failure record.
+        let mcp_log = home.path().join("docs.log.jsonl");
+        std::fs::create_dir(&mcp_log).unwrap();
+        let lsp_log = lsp.join("pyright.log.jsonl");
+        std::fs::create_dir(&lsp_log).unwrap();
+        for log in [&mcp_log, &lsp_log] {
+            assert!(stubs::mcp::McpLog::create(log).is_err());
+            std::fs::remove_dir(log).unwrap();
+        }
+        let setup = McpSetup {
+            servers: vec![Running {
+                name: "docs".into(),
+                transport: Transport::Stdio,
+                log: mcp_log.clone(),
+                _http: None,
+            }],
+            home: home.path().to_owned(),
+        };
+        let records = setup.records();
+        for (name, log) in [("docs", &mcp_log), ("pyright", &lsp_log)] {
+            let err = evidence(name, &records).expect_err(name);
+            assert!(err.contains(&format!("server `{name}`")), "{err}");
+            assert!(err.contains(&log.display().to_string()), "{err}");
+            assert!(err.contains("cannot open log"), "{err}");
+        }
+        let failures = log_failures(&records);
+        assert_eq!(failures.len(), 2, "{failures:?}");
+        // A healthy or absent log is evidence as before.
+        let mut healthy = BTreeMap::new();
+        healthy.insert(
+            "quiet".to_owned(),
+            ServerRecord::read(Transport::Stdio, &home.path().join("quiet.log.jsonl")),
+        );
+        assert!(evidence("quiet", &healthy).unwrap().is_some());
+        assert!(evidence("undeclared", &healthy).unwrap().is_none());
+        assert!(log_failures(&healthy).is_empty());
+    }
+
     #[test]
     fn stub_binaries_build_and_are_found() {
         for path in [super::fake_mcp_binary(), super::fake_lsp_binary()] {
