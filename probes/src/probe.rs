@@ -223,6 +223,15 @@ fn builtin_checks(scenario: &Scenario, run: &RunOutcome) -> Vec<CheckOutcome> {
         }
         out.push(check);
     }
+    let unwritten = crate::mcp::log_failures(&run.mcp);
+    if !unwritten.is_empty() {
+        // A server whose log is incomplete may have received what no check saw.
+        out.push(CheckOutcome::new(
+            "every fake server's log was written",
+            false,
+            unwritten.join("\n"),
+        ));
+    }
     if !run.mcp.is_empty() && !run.timed_out {
         // Servers whose survival a scenario states itself (with a per-target difference) are
         // judged by that check.
