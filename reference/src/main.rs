@@ -36,6 +36,11 @@ fn real_main() -> i32 {
         print!("{}", limits::render());
         return exit::SUCCESS;
     }
+    // The reference's own test settings: an unknown value is an error, not the default.
+    if let Some(error) = claude_reference::brief::test_settings_error() {
+        eprintln!("{error}");
+        return exit::FAILURE;
+    }
     if let Some(path) = &args.upload_file {
         return upload_one(path);
     }

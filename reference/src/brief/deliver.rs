@@ -17,6 +17,26 @@ pub enum SendFilePolicy {
     Unknown,
 }
 
+/// Managed policy is not fetched by this agent; this test setting stands in for its cache.
+pub const SEND_FILE_POLICY_SETTING: &str = "CLAUDE_REFERENCE_SEND_FILE_POLICY";
+
+/// The values [`SEND_FILE_POLICY_SETTING`] accepts; unset or empty is [`SendFilePolicy::Allowed`].
+pub const SEND_FILE_POLICY_VALUES: &[&str] = &["deny", "unknown"];
+
+impl SendFilePolicy {
+    /// The policy [`SEND_FILE_POLICY_SETTING`] sets; an error naming the variable, the value and
+    /// the accepted values when it is none of [`SEND_FILE_POLICY_VALUES`].
+    pub fn from_setting() -> Result<SendFilePolicy, String> {
+        Ok(
+            match super::lane::setting(SEND_FILE_POLICY_SETTING, SEND_FILE_POLICY_VALUES)? {
+                Some("deny") => SendFilePolicy::Denied,
+                Some("unknown") => SendFilePolicy::Unknown,
+                _ => SendFilePolicy::Allowed,
+            },
+        )
+    }
+}
+
 /// Everything an upload depends on, read once per session.
 #[derive(Debug, Clone)]
 pub struct Delivery {
@@ -58,12 +78,9 @@ impl Delivery {
             // Any value counts, as 2.1.235 tests the variable (even `0`).
             essential_traffic_only: std::env::var("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC")
                 .is_ok_and(|v| !v.is_empty()),
-            // Managed policy is not fetched by this agent; a test setting stands in for its cache.
-            policy: match std::env::var("CLAUDE_REFERENCE_SEND_FILE_POLICY").as_deref() {
-                Ok("deny") => SendFilePolicy::Denied,
-                Ok("unknown") => SendFilePolicy::Unknown,
-                _ => SendFilePolicy::Allowed,
-            },
+            // An unknown value is refused at startup (`main`): reaching one here is a bug.
+            policy: SendFilePolicy::from_setting()
+                .unwrap_or_else(|e| panic!("{e} (refused at startup)")),
             base_url: base_url.to_owned(),
             oauth_token,
             renders_locally: lane == Lane::SdkHosted && desktop,

@@ -58,16 +58,48 @@ pub struct LaneInputs {
 /// cannot be set from the command line; this agent reads it from an explicit test setting.
 pub const HOST_SETTING: &str = "CLAUDE_REFERENCE_HOST";
 
+/// The values [`HOST_SETTING`] accepts; unset or empty is no host. Any other value is an error
+/// the binary reports at startup ([`host_setting`]), never a silent "no host".
+pub const HOST_VALUES: &[&str] = &["repl-bridge", "sdk-hosted", "sdk-hosted-disabled"];
+
+/// [`HOST_SETTING`]'s value: `None` when unset or empty, an error naming the variable, the value
+/// and the accepted values when it is none of [`HOST_VALUES`].
+pub fn host_setting() -> Result<Option<&'static str>, String> {
+    setting(HOST_SETTING, HOST_VALUES)
+}
+
+/// A reference-only test setting that takes one of `accepted` (unset or empty: `None`).
+pub(crate) fn setting(
+    name: &str,
+    accepted: &[&'static str],
+) -> Result<Option<&'static str>, String> {
+    let value = match std::env::var(name) {
+        Ok(v) if v.is_empty() => return Ok(None),
+        Ok(v) => v,
+        Err(std::env::VarError::NotPresent) => return Ok(None),
+        Err(std::env::VarError::NotUnicode(v)) => v.to_string_lossy().into_owned(),
+    };
+    match accepted.iter().find(|a| **a == value) {
+        Some(a) => Ok(Some(a)),
+        None => Err(format!(
+            "Error: {name}={value:?} is not a value of this test setting; accepted: {} (or unset)",
+            accepted.join(", ")
+        )),
+    }
+}
+
 impl LaneInputs {
+    /// The inputs as this process's environment sets them. An unknown [`HOST_SETTING`] is
+    /// refused at startup (`main`), so reaching one here is a bug, not a default.
     pub fn from_env() -> Self {
         let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
-        let host = var(HOST_SETTING);
+        let host = host_setting().unwrap_or_else(|e| panic!("{e} (refused at startup)"));
         LaneInputs {
-            repl_bridge: host.as_deref() == Some("repl-bridge"),
+            repl_bridge: host == Some("repl-bridge"),
             brief_upload_env: var("CLAUDE_CODE_BRIEF_UPLOAD").is_some_and(|v| truthy(&v)),
             remote_environment: var("CLAUDE_CODE_REMOTE_ENVIRONMENT_TYPE").is_some(),
             remote: var("CLAUDE_CODE_REMOTE").is_some_and(|v| truthy(&v)),
-            sdk_hosted: match host.as_deref() {
+            sdk_hosted: match host {
                 Some("sdk-hosted") => Some(true),
                 Some("sdk-hosted-disabled") => Some(false),
                 _ => None,

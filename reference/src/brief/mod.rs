@@ -26,6 +26,15 @@ pub const TURN_END_SENTINEL: &str = "You ended the turn without calling SendUser
 const TURN_END_ADVICE: &str = "Your plain text is not shown to the user. If there is something \
 worth telling them, call SendUserMessage now; if there truly is nothing, you may end the turn.";
 
+/// The first reference-only test setting of this module with a value it does not accept
+/// ([`lane::HOST_SETTING`], [`deliver::SEND_FILE_POLICY_SETTING`]), as the error the binary
+/// prints at startup: an unknown value never silently means the default.
+pub fn test_settings_error() -> Option<String> {
+    lane::host_setting()
+        .err()
+        .or_else(|| deliver::SendFilePolicy::from_setting().err())
+}
+
 /// How Brief mode came to be on, or why it is off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum State {

@@ -1,5 +1,6 @@
 //! Thresholds the seeds do not state, recorded from the real 2.1.235 binary against the stubs
 //! (where the seeds are silent, the real binary is the contract). `case` names the recording.
+//! The few taken from the CLI's documentation and not yet recorded say so (`Source::Documented`).
 
 use super::{Kind, Limit, Source, Unit};
 
@@ -607,8 +608,8 @@ pub const BASH_DEFAULT_TIMEOUT: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::RealBinary {
-        case: "not yet recorded; the CLI documentation's two-minute default",
+    source: Source::Documented {
+        note: "the two-minute default",
     },
     what: "Bash command timeout when the input gives none.",
 };
@@ -619,8 +620,8 @@ pub const BASH_MAX_TIMEOUT: Limit = Limit {
     unit: Unit::Millis,
     kind: Kind::Limit,
     approx: false,
-    source: Source::RealBinary {
-        case: "not yet recorded; the CLI documentation's ten-minute maximum",
+    source: Source::Documented {
+        note: "the ten-minute maximum",
     },
     what: "Largest Bash timeout honoured.",
 };

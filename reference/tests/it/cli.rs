@@ -103,3 +103,56 @@ fn an_unreachable_api_ends_in_an_api_error_result_with_exit_1() {
         "{result}"
     );
 }
+
+#[test]
+fn an_unknown_value_of_a_test_setting_is_refused_at_startup() {
+    for (name, value, accepted) in [
+        (
+            "CLAUDE_REFERENCE_HOST",
+            "sdk_hosted",
+            "repl-bridge, sdk-hosted, sdk-hosted-disabled",
+        ),
+        (
+            "CLAUDE_REFERENCE_SEND_FILE_POLICY",
+            "denied",
+            "deny, unknown",
+        ),
+    ] {
+        reference()
+            .args(["-p", "hi", "--output-format", "json"])
+            .env(name, value)
+            // Were the value taken as the default, the run would go on to dial this.
+            .env("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
+            .env("CLAUDE_CODE_MAX_RETRIES", "0")
+            .env("HOME", std::env::temp_dir())
+            .assert()
+            .code(1)
+            .stdout("")
+            .stderr(format!(
+                "Error: {name}=\"{value}\" is not a value of this test setting; accepted: {accepted} (or unset)\n"
+            ));
+    }
+}
+
+#[test]
+fn the_accepted_values_of_the_test_settings_start_a_session() {
+    for (name, value) in [
+        ("CLAUDE_REFERENCE_HOST", "sdk-hosted-disabled"),
+        ("CLAUDE_REFERENCE_HOST", ""),
+        ("CLAUDE_REFERENCE_SEND_FILE_POLICY", "unknown"),
+    ] {
+        let out = reference()
+            .args(["-p", "hi", "--output-format", "json"])
+            .env(name, value)
+            .env("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
+            .env("CLAUDE_CODE_MAX_RETRIES", "0")
+            .env("HOME", std::env::temp_dir())
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        let result: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{name}={value:?}: {e}; stderr {:?}", out.stderr));
+        assert_eq!(result["terminal_reason"], "api_error", "{name}={value:?}");
+    }
+}
