@@ -21,7 +21,7 @@ timeout_ms = 30000
 
 # Every scenario states a check; this one holds whatever the stand-in does.
 [[check]]
-kind = "stdout"
+kind = "stderr"
 not_contains = "NEVER_PRINTED_MARKER"
 
 [[decision]]
