@@ -4,6 +4,7 @@ mod adopt;
 mod bench;
 mod bisect;
 mod changes;
+mod fuzz;
 mod merge;
 mod outputs;
 mod parity;
@@ -39,6 +40,8 @@ enum Task {
     Test(test::TestArgs),
     /// Show a recorded run as the Brief main view and as the transcript.
     Render(render::RenderArgs),
+    /// Coverage-guided fuzzing (libFuzzer) of the parsers, on the stable toolchain.
+    Fuzz(fuzz::FuzzArgs),
 }
 
 fn main() -> std::process::ExitCode {
@@ -52,6 +55,7 @@ fn main() -> std::process::ExitCode {
         Task::Bisect(args) => bisect::run(args),
         Task::Render(args) => render::run(args),
         Task::Test(args) => test::run(args),
+        Task::Fuzz(args) => fuzz::run(args),
     };
     match result {
         Ok(true) => std::process::ExitCode::SUCCESS,

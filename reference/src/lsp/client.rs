@@ -1,7 +1,7 @@
 //! One language server process and the manager that starts them per file extension.
 
 use std::collections::{BTreeSet, HashMap};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
@@ -13,6 +13,10 @@ use crate::context::plugins::{LspServerConfig, Plugin};
 
 /// How long a server gets to answer one request.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The largest message body read from a server. The length is the server's to declare, so an
+/// unbounded one (`Content-Length: 99999999999`) would be allocated before a byte of it is read.
+pub const MAX_FRAME_BYTES: usize = 64 << 20;
 
 pub struct ServerHandle {
     config: LspServerConfig,
@@ -220,7 +224,9 @@ impl Drop for LspManager {
     }
 }
 
-fn read_frame(input: &mut impl BufRead) -> Option<Value> {
+/// The next message from a server: `Content-Length` framing, `None` at end of input or on any
+/// malformed frame (which ends the reader).
+pub fn read_frame(input: &mut impl BufRead) -> Option<Value> {
     let mut length = None;
     loop {
         let mut line = String::new();
@@ -237,11 +243,38 @@ fn read_frame(input: &mut impl BufRead) -> Option<Value> {
             }
         }
     }
-    let mut body = vec![0u8; length?];
-    input.read_exact(&mut body).ok()?;
+    let length = length.filter(|&n| n <= MAX_FRAME_BYTES)?;
+    // Grown as bytes arrive: a truncated stream costs what it sent, not what it declared.
+    let mut body = Vec::new();
+    input.take(length as u64).read_to_end(&mut body).ok()?;
+    if body.len() < length {
+        return None;
+    }
     serde_json::from_slice(&body).ok()
 }
 
 pub fn file_uri(path: &Path) -> String {
     format!("file://{}", path.display())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_huge_content_length_ends_the_reader_without_allocating_it() {
+        let input = format!("Content-Length: {}\r\n\r\n{{}}", usize::MAX);
+        assert_eq!(read_frame(&mut std::io::Cursor::new(input)), None);
+        let over = format!("Content-Length: {}\r\n\r\n{{}}", MAX_FRAME_BYTES + 1);
+        assert_eq!(read_frame(&mut std::io::Cursor::new(over)), None);
+    }
+
+    #[test]
+    fn frames_are_read_in_order_and_a_short_body_ends_the_reader() {
+        let input = "Content-Length: 8\r\n\r\n{\"id\":1}content-length:  2 \r\nX: y\r\n\r\n[]Content-Length: 9\r\n\r\n{}";
+        let mut input = std::io::Cursor::new(input);
+        assert_eq!(read_frame(&mut input), Some(json!({"id": 1})));
+        assert_eq!(read_frame(&mut input), Some(json!([])));
+        assert_eq!(read_frame(&mut input), None);
+    }
 }

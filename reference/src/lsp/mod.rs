@@ -5,4 +5,4 @@
 mod client;
 pub mod format;
 
-pub use client::{file_uri as format_uri, LspManager, ServerHandle};
+pub use client::{file_uri as format_uri, read_frame, LspManager, ServerHandle, MAX_FRAME_BYTES};

@@ -6,5 +6,5 @@ mod framing;
 mod script;
 pub mod server;
 
-pub use framing::{read_message, write_message};
+pub use framing::{read_message, write_message, MAX_CONTENT_LENGTH};
 pub use script::LspScript;

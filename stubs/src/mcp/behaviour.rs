@@ -217,10 +217,12 @@ impl Behaviour {
             .and_then(|c| c.strip_prefix("page-"))
             .and_then(|n| n.parse::<usize>().ok())
             .unwrap_or(0);
-        let start = page_no * size;
+        // The cursor is the client's to send: `page-<usize::MAX>` is past the end, not an
+        // overflow.
+        let start = page_no.saturating_mul(size);
         let page: Vec<_> = tools.iter().skip(start).take(size).cloned().collect();
         let mut r = json!({"tools": page});
-        if start + size < tools.len() {
+        if start.saturating_add(size) < tools.len() {
             r["nextCursor"] = json!(format!("page-{}", page_no + 1));
         }
         r
@@ -328,6 +330,27 @@ mod tests {
             let a = b.on_message(&json!({"id": id, "method": "tools/list"}));
             let answer = sent(&a)[0];
             assert_eq!(answer.get("error").is_some(), id < 3, "{answer}");
+        }
+    }
+
+    #[test]
+    fn a_cursor_far_past_the_end_is_an_empty_page_not_an_overflow() {
+        // Seen while writing the `jsonrpc_lines` fuzz target, whose harness panicked on this
+        // request: `page_no * size` overflowed.
+        let mut b = behaviour(json!({
+            "page_size": 2,
+            "generation": [{"tool": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}]
+        }));
+        for cursor in [
+            "page-9999999999999999999",
+            &format!("page-{}", usize::MAX / 2),
+        ] {
+            let a = b.on_message(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list",
+                                         "params": {"cursor": cursor}}));
+            assert_eq!(
+                sent(&a),
+                [&json!({"jsonrpc": "2.0", "id": 2, "result": {"tools": []}})]
+            );
         }
     }
 }

@@ -49,12 +49,10 @@ pub async fn serve(script: McpScript, log: McpLog, earlier: &[LogEntry]) -> anyh
 
     let mut lines = BufReader::new(tokio::io::stdin()).lines();
     while let Some(line) = lines.next_line().await? {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let msg: Value = match serde_json::from_str(&line) {
-            Ok(m) => m,
-            Err(e) => {
+        let msg: Value = match parse_line(&line) {
+            None => continue,
+            Some(Ok(m)) => m,
+            Some(Err(e)) => {
                 log.note(format!("malformed line ({e}): {line:.200}"));
                 let answer = json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error"}});
                 write_line(&stdout, &log, &answer).await;
@@ -78,6 +76,15 @@ pub async fn serve(script: McpScript, log: McpLog, earlier: &[LogEntry]) -> anyh
         std::future::pending::<()>().await;
     }
     Ok(())
+}
+
+/// One line of stdin as a message: `None` for a blank line (skipped), an error for a line that
+/// is not JSON (answered with a JSON-RPC parse error).
+pub fn parse_line(line: &str) -> Option<Result<Value, serde_json::Error>> {
+    if line.trim().is_empty() {
+        return None;
+    }
+    Some(serde_json::from_str(line))
 }
 
 type Stdout = Arc<tokio::sync::Mutex<tokio::io::Stdout>>;

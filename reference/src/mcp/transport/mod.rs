@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 pub use http::{HttpSpec, HttpTransport};
-pub use stdio::{StdioSpec, StdioTransport};
+pub use stdio::{parse_line, LineBuffer, StdioSpec, StdioTransport};
 
 use super::error::McpError;
 

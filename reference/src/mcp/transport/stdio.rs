@@ -122,7 +122,7 @@ async fn read_lines(
     incoming: mpsc::UnboundedSender<Incoming>,
 ) {
     let cap = limits::MCP_STDIO_MAX_LINE_BYTES.usize();
-    let mut buf: Vec<u8> = Vec::new();
+    let mut lines = LineBuffer::new(cap);
     let mut chunk = vec![0u8; 64 * 1024];
     loop {
         let n = match stdout.read(&mut chunk).await {
@@ -136,17 +136,10 @@ async fn read_lines(
             }
             Ok(n) => n,
         };
-        let mut start = 0;
-        for (i, b) in chunk[..n].iter().enumerate() {
-            if *b == b'\n' {
-                buf.extend_from_slice(&chunk[start..i]);
-                start = i + 1;
-                let line = std::mem::take(&mut buf);
-                deliver(&line, &incoming);
-            }
-        }
-        buf.extend_from_slice(&chunk[start..n]);
-        if buf.len() > cap {
+        let within_cap = lines.push(&chunk[..n], |msg| {
+            let _ = incoming.send(Incoming::Message(msg));
+        });
+        if !within_cap {
             let _ = incoming.send(Incoming::Closed(Close {
                 why: line_cap_message(cap),
                 may_reconnect: false,
@@ -157,20 +150,90 @@ async fn read_lines(
     }
 }
 
-fn deliver(line: &[u8], incoming: &mpsc::UnboundedSender<Incoming>) {
+/// The pure part of [`read_lines`]: bytes in as they were read, JSON-RPC messages out.
+#[derive(Debug)]
+pub struct LineBuffer {
+    /// The unterminated line so far.
+    buf: Vec<u8>,
+    cap: usize,
+}
+
+impl LineBuffer {
+    pub fn new(cap: usize) -> Self {
+        LineBuffer {
+            buf: Vec::new(),
+            cap,
+        }
+    }
+
+    /// Feeds one read's bytes: the message of every line it completes goes to `on_message`, in
+    /// order. `false` when the unterminated rest is then longer than the cap (the connection is
+    /// to be closed).
+    pub fn push(&mut self, chunk: &[u8], mut on_message: impl FnMut(Value)) -> bool {
+        let mut start = 0;
+        for (i, b) in chunk.iter().enumerate() {
+            if *b == b'\n' {
+                self.buf.extend_from_slice(&chunk[start..i]);
+                start = i + 1;
+                let line = std::mem::take(&mut self.buf);
+                if let Some(msg) = parse_line(&line) {
+                    on_message(msg);
+                }
+            }
+        }
+        self.buf.extend_from_slice(&chunk[start..]);
+        self.buf.len() <= self.cap
+    }
+}
+
+/// One line of a server's stdout as a message: `None` for a blank line, and for a line that is
+/// not JSON (the server's noise, not a reason to drop the connection).
+pub fn parse_line(line: &[u8]) -> Option<Value> {
     let text = String::from_utf8_lossy(line);
     let text = text.trim();
     if text.is_empty() {
-        return;
+        return None;
     }
-    // A line that is not JSON-RPC is the server's noise, not a reason to drop the connection.
-    if let Ok(msg) = serde_json::from_str::<Value>(text) {
-        let _ = incoming.send(Incoming::Message(msg));
-    }
+    serde_json::from_str::<Value>(text).ok()
 }
 
 pub fn line_cap_message(cap: usize) -> String {
     format!(
         "MCP server stdout exceeded {cap} bytes without a newline; the server is probably writing logs or other non-protocol data to stdout"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn feed(cap: usize, chunks: &[&[u8]]) -> (Vec<Value>, bool) {
+        let mut lines = LineBuffer::new(cap);
+        let mut out = Vec::new();
+        for c in chunks {
+            if !lines.push(c, |m| out.push(m)) {
+                return (out, false);
+            }
+        }
+        (out, true)
+    }
+
+    #[test]
+    fn lines_split_across_reads_give_the_same_messages_and_noise_is_skipped() {
+        let text = b"{\"id\":1}\r\n\nnot json\n \xff{\"id\":2}\n[1,\n{\"id\":3}";
+        let (whole, ok) = feed(1 << 20, &[text]);
+        assert!(ok);
+        assert_eq!(whole, vec![serde_json::json!({"id": 1})]);
+        let bytes: Vec<&[u8]> = text.chunks(1).collect();
+        assert_eq!(feed(1 << 20, &bytes), (whole, true));
+    }
+
+    #[test]
+    fn an_unterminated_rest_past_the_cap_closes() {
+        assert_eq!(
+            feed(4, &[b"{}\n12345"]),
+            (vec![serde_json::json!({})], false)
+        );
+        assert_eq!(feed(4, &[b"{}\n1234"]), (vec![serde_json::json!({})], true));
+    }
 }
