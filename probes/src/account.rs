@@ -3,8 +3,9 @@
 //! cached feature flags a target reads with telemetry off, and what the mock claude.ai answers
 //! for the account (its token endpoint, its organization's policy).
 //!
-//! The tokens are fixed fakes. They still never reach a record: the trace replaces them by name,
-//! so a target that leaks one into a tool result is seen doing so without storing the value.
+//! The tokens are the run's [`Secrets`] (these fixed fakes by default). They never reach a
+//! record: the run replaces them by name (`crate::secrets`), so a target that leaks one into a
+//! tool result is seen doing so without storing the value.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -14,7 +15,9 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use stubs::claude_ai::OAuthScript;
 
-/// The access token of the planted login.
+use crate::secrets::Secrets;
+
+/// The access token of the planted login, by default.
 pub const ACCESS_TOKEN: &str = "sk-ant-oat01-conformance-account-access";
 /// Its refresh token; the mock's token endpoint accepts only this one.
 pub const REFRESH_TOKEN: &str = "sk-ant-ort01-conformance-account-refresh";
@@ -78,18 +81,18 @@ fn yes() -> bool {
 impl Account {
     /// Writes the login into `home`: `.claude/.credentials.json`, and the account and flags merged
     /// into `.claude.json` (which a terminal run has already written).
-    pub fn plant(&self, home: &Path) -> Result<()> {
+    pub fn plant(&self, home: &Path, secrets: &Secrets) -> Result<()> {
         let dir = home.join(".claude");
         std::fs::create_dir_all(&dir)?;
         let expires_at = 4_102_444_800_000u64; // 2100-01-01, so nothing refreshes before a 401.
         let mut oauth = json!({
-            "accessToken": ACCESS_TOKEN,
+            "accessToken": secrets.access_token,
             "expiresAt": expires_at,
             "scopes": self.scopes,
             "subscriptionType": self.subscription,
         });
         if self.refresh_token {
-            oauth["refreshToken"] = json!(REFRESH_TOKEN);
+            oauth["refreshToken"] = json!(secrets.refresh_token);
         }
         if let Some(client) = &self.client_id {
             oauth["clientId"] = json!(client);
@@ -121,9 +124,9 @@ impl Account {
     }
 
     /// What the mock's token endpoint plays for this login.
-    pub fn oauth_script(&self) -> OAuthScript {
+    pub fn oauth_script(&self, secrets: &Secrets) -> OAuthScript {
         OAuthScript {
-            refresh_token: REFRESH_TOKEN.into(),
+            refresh_token: secrets.refresh_token.clone(),
             scopes: self.scopes.clone(),
             expires_in: 3600,
             fail: self.refresh_fails.clone(),
@@ -153,7 +156,8 @@ impl Account {
     }
 }
 
-/// The planted tokens by name, for whatever a record or trace shows.
+/// The default planted tokens by name. A run's own texts are already redacted whatever its
+/// secrets (`crate::secrets`); this remains for texts built from the defaults.
 pub fn redact(text: &str) -> String {
     text.replace(ACCESS_TOKEN, "[account access token]")
         .replace(REFRESH_TOKEN, "[account refresh token]")

@@ -43,7 +43,7 @@ pub enum CheckKind {
     /// must name exactly one file.
     File,
     /// The stream-json stdout: `events` (the sequence of `type[/subtype]`), `keys` (the exact
-    /// top-level key set per event kind).
+    /// top-level key set of every event of a kind).
     Events,
     /// Standard error: `contains`, `not_contains`, `equals`.
     Stderr,
@@ -167,7 +167,7 @@ pub struct CheckSpec {
 
 /// The paths under `base` that `rel` names, a `*` in a segment matching any name there (the
 /// session's own folder, whose name is a fresh id); without a `*`, the one path.
-fn resolve_pattern(base: &std::path::Path, rel: &str) -> Vec<std::path::PathBuf> {
+pub(crate) fn resolve_pattern(base: &std::path::Path, rel: &str) -> Vec<std::path::PathBuf> {
     let mut found = vec![base.to_path_buf()];
     for segment in rel.split('/').filter(|s| !s.is_empty()) {
         if !segment.contains('*') {
@@ -696,11 +696,11 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
                 )?;
             }
             if let Some(is_error) = spec.is_error {
-                field_eq(
-                    "is_error",
-                    is_error,
-                    result["is_error"].as_bool().unwrap_or(false),
-                )?;
+                // Absent is not false: a result event without the field is itself a finding.
+                let seen = result["is_error"]
+                    .as_bool()
+                    .ok_or("the `result` event has no boolean `is_error`")?;
+                field_eq("is_error", is_error, seen)?;
             }
             text_expectations(spec, result["result"].as_str().unwrap_or(""))
         }
@@ -837,23 +837,31 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
                 }
             }
             for (kind, want_keys) in spec.keys.iter().flatten() {
-                let event = events
-                    .iter()
-                    .find(|e| &wire::event_kind(e) == kind)
-                    .ok_or_else(|| format!("no `{kind}` event"))?;
-                let mut seen: Vec<&str> = event
-                    .as_object()
-                    .map(|o| o.keys().map(String::as_str).collect())
-                    .unwrap_or_default();
-                seen.sort_unstable();
                 let mut want: Vec<&str> = want_keys.iter().map(String::as_str).collect();
                 want.sort_unstable();
-                if seen != want {
-                    let missing: Vec<_> = want.iter().filter(|k| !seen.contains(k)).collect();
-                    let extra: Vec<_> = seen.iter().filter(|k| !want.contains(k)).collect();
-                    return Err(format!(
-                        "`{kind}` keys differ\n  missing: {missing:?}\n  unexpected: {extra:?}"
-                    ));
+                // Every event of the kind: a later one that gained or lost a key is a change too.
+                let of_kind: Vec<(usize, &Value)> = events
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| &wire::event_kind(e) == kind)
+                    .collect();
+                if of_kind.is_empty() {
+                    return Err(format!("no `{kind}` event"));
+                }
+                for (i, event) in of_kind {
+                    let mut seen: Vec<&str> = event
+                        .as_object()
+                        .map(|o| o.keys().map(String::as_str).collect())
+                        .unwrap_or_default();
+                    seen.sort_unstable();
+                    if seen != want {
+                        let missing: Vec<_> = want.iter().filter(|k| !seen.contains(k)).collect();
+                        let extra: Vec<_> = seen.iter().filter(|k| !want.contains(k)).collect();
+                        return Err(format!(
+                            "`{kind}` keys differ (event {} of stdout)\n  missing: {missing:?}\n  unexpected: {extra:?}",
+                            i + 1
+                        ));
+                    }
                 }
             }
             Ok(())

@@ -5,13 +5,16 @@
 //! the stubs' sockets. Nothing here links the reference agent.
 
 pub mod account;
+pub mod atomic;
 pub mod changelog;
 pub mod check;
 mod check_json;
 pub mod git;
 pub mod host;
+pub mod interrupt;
 pub mod isolation;
 pub mod mcp;
+pub mod mutate;
 pub mod media;
 pub mod parity;
 pub mod placeholders;
@@ -25,6 +28,7 @@ pub mod report;
 pub mod run;
 pub mod scenario;
 pub mod schedule;
+pub mod secrets;
 pub mod snapshot;
 pub mod target;
 pub mod trace;
@@ -36,4 +40,5 @@ pub use probe::{probe, Probe};
 pub use report::{Report, Status};
 pub use run::{run_scenario, RunOutcome};
 pub use scenario::{load_dir, Scenario};
+pub use secrets::Secrets;
 pub use target::Target;

@@ -7,12 +7,12 @@ use std::path::Path;
 
 use stubs::messages::Split;
 
-use crate::check::{evaluate, CheckOutcome};
+use crate::check::{evaluate, CheckOutcome, CheckSpec};
 use crate::report::Report;
 use crate::run::{run_scenario, RunOutcome};
 use crate::scenario::Scenario;
 use crate::target::Target;
-use crate::{record, trace};
+use crate::{mutate, record, trace};
 
 pub struct Probe {
     pub report: Report,
@@ -104,13 +104,26 @@ pub async fn probe(scenario: &Scenario, target: &Target, records: Option<&Path>)
                     },
                 ));
             } else {
-                run_checks.extend(
-                    scenario
-                        .checks
-                        .iter()
-                        .filter(|c| c.get_ref().applies_to(channel))
-                        .map(|c| evaluate(c.get_ref(), &target.name, &run)),
-                );
+                let specs: Vec<&CheckSpec> = scenario
+                    .checks
+                    .iter()
+                    .map(|c| c.get_ref())
+                    .filter(|c| c.applies_to(channel))
+                    .collect();
+                let outcomes: Vec<CheckOutcome> = specs
+                    .iter()
+                    .map(|c| evaluate(c, &target.name, &run))
+                    .collect();
+                let passed: Vec<&CheckSpec> = specs
+                    .iter()
+                    .zip(&outcomes)
+                    .filter(|(_, o)| o.ok)
+                    .map(|(s, _)| *s)
+                    .collect();
+                run_checks.extend(outcomes);
+                if !passed.is_empty() {
+                    run_checks.push(mutation_check(&mutate::survey(&passed, &target.name, &run)));
+                }
                 first_trace = Some((split, trace));
             }
             for check in &mut run_checks {
@@ -146,6 +159,35 @@ pub async fn probe(scenario: &Scenario, target: &Target, records: Option<&Path>)
     Probe { report, trace }
 }
 
+/// The name of the builtin check that the scenario's checks can fail.
+pub const MUTATION_CHECK: &str = "every passing check fails on some mutation of the run";
+
+/// The survey as a check: it fails when a check passed whatever was changed, or failed without
+/// saying why; when it passes, its detail still says how many mutations it took.
+fn mutation_check(survey: &mutate::Survey) -> CheckOutcome {
+    let mut detail = format!(
+        "{} of {} passing checks failed on some of {} mutations",
+        survey.killed.len(),
+        survey.checked,
+        survey.mutants
+    );
+    for name in &survey.survivors {
+        write!(
+            detail,
+            "\nno mutation fails `{name}`: it would pass whatever the run showed"
+        )
+        .unwrap();
+    }
+    for name in &survey.mute {
+        write!(detail, "\n`{name}` failed on a mutation without saying why").unwrap();
+    }
+    CheckOutcome::new(
+        MUTATION_CHECK,
+        survey.survivors.is_empty() && survey.mute.is_empty(),
+        detail,
+    )
+}
+
 /// The first run as a person reads it (with the run's temp paths and tokens replaced as in the
 /// trace): its transcript, and its Brief main view when it delivered anything through Brief.
 fn views_of(run: &RunOutcome) -> (String, Option<String>) {
@@ -157,11 +199,23 @@ fn views_of(run: &RunOutcome) -> (String, Option<String>) {
 }
 
 /// Checks every run gets: it finished in time, and the script was played exactly.
+/// How much of each stdout/stderr line a timeout's detail shows.
+const TAIL_LINE_CHARS: usize = 400;
+
 fn builtin_checks(scenario: &Scenario, run: &RunOutcome) -> Vec<CheckOutcome> {
     let mut out = Vec::new();
+    // The last lines, each cut to a screen's width: a target that printed one endless line must
+    // not make the report as large as its output.
     let tail = |s: &str| {
         let lines: Vec<&str> = s.lines().collect();
-        lines[lines.len().saturating_sub(8)..].join("\n")
+        lines[lines.len().saturating_sub(8)..]
+            .iter()
+            .map(|l| match l.char_indices().nth(TAIL_LINE_CHARS) {
+                Some((cut, _)) => format!("{}… ({} bytes)", &l[..cut], l.len()),
+                None => (*l).to_owned(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
     };
     out.push(CheckOutcome::new(
         "finished before the timeout",
@@ -177,6 +231,11 @@ fn builtin_checks(scenario: &Scenario, run: &RunOutcome) -> Vec<CheckOutcome> {
         } else {
             String::new()
         },
+    ));
+    out.push(CheckOutcome::new(
+        "output within the harness's bound",
+        run.flooded.is_empty(),
+        run.flooded.join("\n"),
     ));
     let scripted =
         scenario.turns.len() + scenario.agents.iter().map(|a| a.turns.len()).sum::<usize>();

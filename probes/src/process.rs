@@ -32,6 +32,7 @@ pub struct Exited {
 
 /// Waits for `pid` up to `timeout`; past it, kills its process group and reaps it.
 pub async fn wait_or_kill(pid: Option<i32>, timeout: Duration) -> Exited {
+    let _group = pid.map(crate::interrupt::Group::register);
     let reaped = match pid {
         Some(pid) => tokio::time::timeout(timeout, reap(pid)).await.ok(),
         None => None,
@@ -126,4 +127,58 @@ pub async fn collect<T: Default>(task: tokio::task::JoinHandle<T>) -> T {
         Ok(Ok(value)) => value,
         _ => T::default(),
     }
+}
+
+/// How much of one output stream of a target the harness keeps: a target that floods its output
+/// is bounded in the harness's memory, and the run says so (`Kept::overflow`).
+pub const OUTPUT_CAP_BYTES: usize = 64 << 20;
+
+/// The first [`OUTPUT_CAP_BYTES`] of a stream, and how many bytes past them were read and dropped.
+#[derive(Debug, Default)]
+pub struct Kept {
+    pub bytes: Vec<u8>,
+    pub dropped: u64,
+}
+
+impl Kept {
+    pub fn push(&mut self, chunk: &[u8]) {
+        let room = OUTPUT_CAP_BYTES.saturating_sub(self.bytes.len());
+        let (kept, dropped) = chunk.split_at(room.min(chunk.len()));
+        self.bytes.extend_from_slice(kept);
+        self.dropped += dropped.len() as u64;
+    }
+
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.bytes).into_owned()
+    }
+
+    /// What the run says about `stream` when it overflowed.
+    pub fn overflow(&self, stream: &str) -> Option<String> {
+        (self.dropped > 0).then(|| {
+            format!(
+                "{stream} went past the harness's bound of {} MiB: the first {} MiB are kept, {} more bytes were read and dropped",
+                OUTPUT_CAP_BYTES >> 20,
+                OUTPUT_CAP_BYTES >> 20,
+                self.dropped
+            )
+        })
+    }
+}
+
+/// Reads `pipe` to its end, keeping what [`Kept`] keeps.
+pub fn read_capped(
+    mut pipe: impl tokio::io::AsyncRead + Unpin + Send + 'static,
+) -> tokio::task::JoinHandle<Kept> {
+    use tokio::io::AsyncReadExt;
+    tokio::spawn(async move {
+        let mut kept = Kept::default();
+        let mut buf = vec![0u8; 64 << 10];
+        while let Ok(n) = pipe.read(&mut buf).await {
+            if n == 0 {
+                break;
+            }
+            kept.push(&buf[..n]);
+        }
+        kept
+    })
 }

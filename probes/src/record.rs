@@ -94,6 +94,6 @@ pub fn write(
     std::fs::create_dir_all(path.parent().expect("has a parent"))?;
     // The planted login's tokens are fakes, but a record is no place for a token either way.
     let text = crate::account::redact(&serde_json::to_string_pretty(&record)?);
-    std::fs::write(&path, text)?;
+    crate::atomic::write(&path, text)?;
     Ok(path)
 }

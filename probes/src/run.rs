@@ -15,20 +15,21 @@ use stubs::claude_ai::{
 use stubs::messages::{
     AgentScript, Block, FileWrite, MessagesStub, RecordedRequest, Split, StubConfig, Turn,
 };
-use tokio::io::AsyncReadExt;
 
-use crate::account::{Account, ACCESS_TOKEN, ORGANIZATION_UUID, SESSION_TOKEN};
+use crate::account::{Account, ORGANIZATION_UUID};
 use crate::host::{Asked, Channel, Decisions};
 use crate::isolation::IsolatedNetwork;
 use crate::mcp::{McpSetup, ServerRecord};
 use crate::placeholders::Places;
-use crate::process::{collect, kill_group, wait_or_kill, Exited};
+use crate::process::{collect, kill_group, read_capped, wait_or_kill, Exited};
 use crate::scenario::{Fixture, FixtureKind, Network, Scenario};
+use crate::secrets::{Redact, Redactor};
 use crate::target::Target;
 
-/// The fake key every target gets; real keys are never passed through.
+/// The fake key every target gets by default ([`crate::Secrets`]); real keys are never passed
+/// through.
 pub const FAKE_API_KEY: &str = "sk-ant-conformance-fake-key";
-/// The fake claude.ai OAuth token of `oauth = true` scenarios.
+/// The fake claude.ai OAuth token of `oauth = true` scenarios, by default.
 pub const FAKE_OAUTH_TOKEN: &str = "sk-ant-oat01-conformance-fake-token";
 
 /// Environment variables that may carry secrets; their values never reach a record.
@@ -43,6 +44,7 @@ const SECRET_ENV: &[&str] = &[
 /// How long a fake MCP server may take to finish exiting after the target did.
 const SERVER_EXIT_GRACE: Duration = Duration::from_millis(500);
 
+#[derive(Clone)]
 pub struct RunOutcome {
     pub target: String,
     pub split: Split,
@@ -82,6 +84,8 @@ pub struct RunOutcome {
     pub mcp: BTreeMap<String, ServerRecord>,
     /// Fake MCP server processes still running after the target exited, `(name, pid)`.
     pub mcp_survivors: Vec<(String, u32)>,
+    /// The output streams that went past the harness's bound, each with what was dropped.
+    pub flooded: Vec<String>,
     /// What the mock claude.ai's upload endpoint received, in arrival order.
     pub uploads: Vec<RecordedUpload>,
     /// What the mock claude.ai's Design endpoints received, in arrival order.
@@ -100,7 +104,77 @@ pub struct RunOutcome {
     /// What the mock's OAuth token endpoint received (no token values).
     pub token_requests: Vec<RecordedTokenRequest>,
     /// Keeps the run's directories alive until checks have read them.
-    _root: tempfile::TempDir,
+    /// Shared so a mutated copy (`mutate`) reads the same directories.
+    _root: std::sync::Arc<crate::interrupt::Root>,
+}
+
+impl Redact for RunOutcome {
+    /// Every text of the run with the secrets named. Destructured whole, so a field added later
+    /// does not compile until it is listed here.
+    fn redact(&mut self, r: &Redactor) {
+        let RunOutcome {
+            target,
+            split: _,
+            channel: _,
+            command,
+            env,
+            exit_code: _,
+            timed_out: _,
+            peak_rss_kib: _,
+            stdout,
+            stderr,
+            stdin,
+            screens,
+            asked,
+            decisions_verdict,
+            decision_differences,
+            requests,
+            exhausted_at: _,
+            agents_exhausted,
+            turns_left: _,
+            duration: _,
+            // The run's own temp paths.
+            places: _,
+            cwd: _,
+            home: _,
+            mcp,
+            mcp_survivors,
+            // Byte counts and stream names only.
+            flooded: _,
+            uploads,
+            design,
+            project,
+            artifact,
+            project_seeded,
+            project_state,
+            network: _,
+            site,
+            token_requests,
+            _root: _,
+        } = self;
+        target.redact(r);
+        command.redact(r);
+        env.redact(r);
+        stdout.redact(r);
+        stderr.redact(r);
+        stdin.redact(r);
+        screens.redact(r);
+        asked.redact(r);
+        decisions_verdict.redact(r);
+        decision_differences.redact(r);
+        requests.redact(r);
+        agents_exhausted.redact(r);
+        mcp.redact(r);
+        mcp_survivors.redact(r);
+        uploads.redact(r);
+        design.redact(r);
+        project.redact(r);
+        artifact.redact(r);
+        project_seeded.redact(r);
+        project_state.redact(r);
+        site.redact(r);
+        token_requests.redact(r);
+    }
 }
 
 impl RunOutcome {
@@ -123,13 +197,33 @@ impl RunOutcome {
     }
 }
 
+/// Runs `scenario` on `target` with the target's [`crate::Secrets`]. What comes back, the run or
+/// the error chain, holds none of them: each is replaced by its name before anything reads it.
 pub async fn run_scenario(
     scenario: &Scenario,
     target: &Target,
     split: Split,
     channel: Channel,
 ) -> Result<RunOutcome> {
-    let root = tempfile::Builder::new().prefix("conformance-").tempdir()?;
+    let redactor = target.secrets.redactor();
+    match run_unredacted(scenario, target, split, channel).await {
+        Ok(mut run) => {
+            run.redact(&redactor);
+            Ok(run)
+        }
+        Err(e) => Err(redactor.error(e)),
+    }
+}
+
+async fn run_unredacted(
+    scenario: &Scenario,
+    target: &Target,
+    split: Split,
+    channel: Channel,
+) -> Result<RunOutcome> {
+    let secrets = &target.secrets;
+    let root =
+        crate::interrupt::Root::new(tempfile::Builder::new().prefix("conformance-").tempdir()?);
     let base = root.path().canonicalize()?;
     let home = base.join("home");
     let cwd = base.join("work");
@@ -165,11 +259,11 @@ pub async fn run_scenario(
         .collect();
     let mut claude_ai = ClaudeAi::with_oauth(
         scenario.uploads.clone(),
-        scenario.account.as_ref().map(Account::oauth_script),
+        scenario.account.as_ref().map(|a| a.oauth_script(secrets)),
     );
     if let Some(design) = &scenario.design {
         let design: DesignScript = places.expand_script(design)?;
-        claude_ai = claude_ai.with_design(design.with_account_token(ACCESS_TOKEN));
+        claude_ai = claude_ai.with_design(design.with_account_token(secrets.access_token.clone()));
     }
     let project = match &scenario.project {
         Some(project) => {
@@ -177,8 +271,8 @@ pub async fn run_scenario(
             let mut project: ProjectScript = places.expand_script(project)?;
             project.organization = Some(ORGANIZATION_UUID.into());
             project.tokens = Tokens {
-                account: Some(ACCESS_TOKEN.into()),
-                session: Some(SESSION_TOKEN.into()),
+                account: Some(secrets.access_token.clone()),
+                session: Some(secrets.session_token.clone()),
             };
             claude_ai = claude_ai.with_project(project.clone());
             Some(project)
@@ -187,7 +281,7 @@ pub async fn run_scenario(
     };
     if let Some(artifacts) = &scenario.artifacts {
         let artifacts: stubs::claude_ai::ArtifactsScript = places.expand_script(artifacts)?;
-        claude_ai = claude_ai.with_artifacts(artifacts, Some(ACCESS_TOKEN.into()));
+        claude_ai = claude_ai.with_artifacts(artifacts, Some(secrets.access_token.clone()));
     }
     let config = StubConfig {
         main_model: scenario.model().to_owned(),
@@ -302,12 +396,15 @@ pub async fn run_scenario(
     if scenario.oauth {
         // real-binary.md: with an API key set there is no OAuth token, and the nonessential
         // traffic switch also turns every claude.ai path off.
-        env.insert("CLAUDE_CODE_OAUTH_TOKEN".into(), FAKE_OAUTH_TOKEN.into());
+        env.insert(
+            "CLAUDE_CODE_OAUTH_TOKEN".into(),
+            secrets.oauth_token.clone(),
+        );
         for key in ["DISABLE_TELEMETRY", "DISABLE_ERROR_REPORTING"] {
             env.insert(key.into(), "1".into());
         }
     } else {
-        env.insert("ANTHROPIC_API_KEY".into(), FAKE_API_KEY.into());
+        env.insert("ANTHROPIC_API_KEY".into(), secrets.api_key.clone());
         env.insert(
             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC".into(),
             "1".into(),
@@ -326,7 +423,7 @@ pub async fn run_scenario(
         if project.session_token {
             env.insert(
                 "CLAUDE_CODE_SESSION_ACCESS_TOKEN".into(),
-                SESSION_TOKEN.into(),
+                secrets.session_token.clone(),
             );
         }
     }
@@ -356,7 +453,7 @@ pub async fn run_scenario(
 
     if let Some(account) = &scenario.account {
         account
-            .plant(&home)
+            .plant(&home, secrets)
             .with_context(|| format!("{}: account", scenario.path.display()))?;
     }
 
@@ -398,6 +495,7 @@ pub async fn run_scenario(
         stdin,
         screens,
         mcp_survivors,
+        flooded,
     } = driven;
     let duration = started.elapsed();
 
@@ -438,6 +536,7 @@ pub async fn run_scenario(
         home,
         mcp: mcp.records(),
         mcp_survivors,
+        flooded,
         uploads: claude_ai.uploads(),
         design: claude_ai.design_requests(),
         token_requests: claude_ai.token_requests(),
@@ -447,7 +546,7 @@ pub async fn run_scenario(
         project_state: claude_ai.project_state(),
         network: scenario.network,
         site: sites.requests(),
-        _root: root,
+        _root: std::sync::Arc::new(root),
     })
 }
 
@@ -476,6 +575,8 @@ pub(crate) struct Driven {
     pub stdin: Vec<String>,
     pub screens: Vec<String>,
     pub mcp_survivors: Vec<(String, u32)>,
+    /// The streams that went past `process::OUTPUT_CAP_BYTES`, each with what was dropped.
+    pub flooded: Vec<String>,
 }
 
 /// Once the target has exited, before its pipes are drained: a fake server still running was
@@ -486,6 +587,8 @@ pub(crate) async fn wind_down(
     pid: Option<i32>,
     mcp: &McpSetup,
 ) -> Vec<(String, u32)> {
+    // Until its group is killed below, an interrupt must still find it.
+    let _group = pid.map(crate::interrupt::Group::register);
     let survivors = if exited.timed_out {
         Vec::new()
     } else {
@@ -503,30 +606,24 @@ async fn drive_print(
     mcp: &McpSetup,
 ) -> Result<Driven> {
     let (mut child, pid) = crate::process::spawn(command, Stdio::null())?;
-    let stdout_task = read_all(child.stdout.take().expect("piped"));
-    let stderr_task = read_all(child.stderr.take().expect("piped"));
+    let stdout_task = read_capped(child.stdout.take().expect("piped"));
+    let stderr_task = read_capped(child.stderr.take().expect("piped"));
     let exited = wait_or_kill(pid, timeout).await;
     // Reaped by `wait_or_kill`, so tokio's handle must not wait for it again.
     drop(child);
     let mcp_survivors = wind_down(&exited, pid, mcp).await;
+    let (stdout, stderr) = (collect(stdout_task).await, collect(stderr_task).await);
     Ok(Driven {
         exited,
-        stdout: collect(stdout_task).await,
-        stderr: collect(stderr_task).await,
+        stdout: stdout.text(),
+        stderr: stderr.text(),
         stdin: Vec::new(),
         screens: Vec::new(),
         mcp_survivors,
-    })
-}
-
-/// Reads a pipe to its end as (lossy) UTF-8.
-pub(crate) fn read_all(
-    mut pipe: impl tokio::io::AsyncRead + Unpin + Send + 'static,
-) -> tokio::task::JoinHandle<String> {
-    tokio::spawn(async move {
-        let mut buf = Vec::new();
-        let _ = pipe.read_to_end(&mut buf).await;
-        String::from_utf8_lossy(&buf).into_owned()
+        flooded: [stdout.overflow("stdout"), stderr.overflow("stderr")]
+            .into_iter()
+            .flatten()
+            .collect(),
     })
 }
 
@@ -618,5 +715,61 @@ fn expand_turn(turn: &Turn, places: &Places, cwd: &Path) -> Turn {
             })
             .collect(),
         ..turn.clone()
+    }
+}
+
+#[cfg(test)]
+impl RunOutcome {
+    /// A run of nothing in a fresh directory (`cwd` and `home` inside it), for tests that build
+    /// the evidence by hand.
+    pub(crate) fn blank() -> RunOutcome {
+        let root = crate::interrupt::Root::new(tempfile::tempdir().expect("a temp dir"));
+        let base = root.path().to_owned();
+        let (cwd, home) = (base.join("work"), base.join("home"));
+        std::fs::create_dir_all(&cwd).expect("cwd");
+        std::fs::create_dir_all(&home).expect("home");
+        RunOutcome {
+            target: "reference".into(),
+            split: Split::Whole,
+            channel: Channel::Print,
+            command: Vec::new(),
+            env: BTreeMap::new(),
+            exit_code: Some(0),
+            timed_out: false,
+            peak_rss_kib: Some(1024),
+            stdout: String::new(),
+            stderr: String::new(),
+            stdin: Vec::new(),
+            screens: Vec::new(),
+            asked: Vec::new(),
+            decisions_verdict: Ok(()),
+            decision_differences: Vec::new(),
+            requests: Vec::new(),
+            exhausted_at: None,
+            agents_exhausted: Vec::new(),
+            turns_left: 0,
+            duration: Duration::ZERO,
+            places: Places {
+                cwd: cwd.display().to_string(),
+                home: home.display().to_string(),
+                mcp_config: base.join("mcp.json").display().to_string(),
+                fake_lsp: String::new(),
+            },
+            cwd,
+            home,
+            mcp: BTreeMap::new(),
+            mcp_survivors: Vec::new(),
+            flooded: Vec::new(),
+            uploads: Vec::new(),
+            design: Vec::new(),
+            project: Vec::new(),
+            artifact: Vec::new(),
+            project_seeded: None,
+            project_state: None,
+            network: Network::Loopback,
+            site: Vec::new(),
+            token_requests: Vec::new(),
+            _root: std::sync::Arc::new(root),
+        }
     }
 }

@@ -395,11 +395,32 @@ impl Scenario {
                     )));
                 }
             }
+            // A misspelled server has no record, which an `absent` check would read as "never
+            // started": the name must be one the run can have a log for.
+            if let Some(server) = &check.get_ref().server {
+                if !scenario.declares_server(server) {
+                    return Err(err(format!(
+                        "line {}: check field `server`: no `[[mcp_server]]` is named `{server}`, nor a language server of a `{{fake_lsp}}` fixture (known: {})",
+                        line_of(source, check.span().start),
+                        names.join(", ")
+                    )));
+                }
+            }
         }
         scenario.validate_host().map_err(|(offset, message)| {
             err(format!("line {}: {message}", line_of(source, offset)))
         })?;
         Ok(scenario)
+    }
+
+    /// Whether a run of this scenario can have a log for server `name`: a `[[mcp_server]]`, or a
+    /// language server a fixture configures with the fake one (`"name": {"command":
+    /// "{fake_lsp}"`, the key as it is written in the fixture's JSON).
+    fn declares_server(&self, name: &str) -> bool {
+        self.mcp_servers.iter().any(|s| s.name == name)
+            || (self.source.contains("{fake_lsp}")
+                && (self.source.contains(&format!("\"{name}\":"))
+                    || self.source.contains(&format!("\\\"{name}\\\":"))))
     }
 
     /// Each `[[site]]` servable, its host named once and not a first-party host.
@@ -580,6 +601,25 @@ mod tests {
 
     const HEAD: &str =
         "id = \"core.x\"\ntitle = \"t\"\ntargets = [\"reference\"]\nprompt = \"p\"\n";
+
+    #[test]
+    fn an_mcp_check_names_a_server_the_run_can_have_a_log_for() {
+        let server = "[[mcp_server]]\nname = \"docs\"\n";
+        let absent =
+            |name: &str| format!("[[check]]\nkind = \"mcp\"\nserver = \"{name}\"\nabsent = true\n");
+        parse(&format!("{HEAD}{server}{}", absent("docs"))).unwrap();
+        // A misspelling would pass as "never started".
+        let e = parse(&format!("{HEAD}{server}{}", absent("dcos"))).unwrap_err();
+        assert!(
+            e.contains("line 7: check field `server`: no `[[mcp_server]]` is named `dcos`"),
+            "{e}"
+        );
+        assert!(e.contains("(known: docs)"), "{e}");
+        // A language server of a fake-LSP fixture is named by its key in the fixture.
+        let lsp = "[[file]]\npath = \".lsp.json\"\ncontent = '''{\"probe-ls\": {\"command\": \"{fake_lsp}\"}}'''\n";
+        parse(&format!("{HEAD}{lsp}{}", absent("probe-ls"))).unwrap();
+        assert!(parse(&format!("{HEAD}{lsp}{}", absent("probe-lsx"))).is_err());
+    }
 
     #[test]
     fn a_trace_difference_needs_a_reason_a_real_target_and_no_scope() {

@@ -55,7 +55,7 @@ pub fn compare(path: &Path, id: &str, body: &str, accept: bool) -> std::io::Resu
     } else {
         pending
     };
-    std::fs::write(&target, render(id, body))?;
+    crate::atomic::write(&target, render(id, body))?;
     Ok(match stored {
         None => Verdict::New(target),
         Some(old) => Verdict::Changed(

@@ -16,6 +16,8 @@ pub struct Target {
     /// `reference` or `claude`: what a scenario's `targets` list names.
     pub kind: &'static str,
     pub program: PathBuf,
+    /// The credentials its runs hand out (and redact by name from everything they write).
+    pub secrets: crate::secrets::Secrets,
 }
 
 impl Target {
@@ -24,7 +26,14 @@ impl Target {
             name: "reference".into(),
             kind: "reference",
             program,
+            secrets: Default::default(),
         }
+    }
+
+    /// The same target given other credentials (a test's, of any shape).
+    pub fn with_secrets(mut self, secrets: crate::secrets::Secrets) -> Self {
+        self.secrets = secrets;
+        self
     }
 
     /// A real binary at `program`, named by the version it reports.
@@ -34,6 +43,7 @@ impl Target {
             name: format!("claude@{version}"),
             kind: "claude",
             program,
+            secrets: Default::default(),
         })
     }
 

@@ -65,6 +65,7 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
+    end_cleanly_on_signals(&runtime)?;
     let started = Instant::now();
     // A scenario that does not name a target's kind is no run of it (not even a skip).
     let applicable = |spec: &str| -> Vec<Scenario> {
@@ -171,6 +172,32 @@ pub fn print_outcome(
     parity_ok
 }
 
+/// On Ctrl-C or SIGTERM: ends every target still running and removes every run's directory, then
+/// exits as the signal would have (130, 143). Targets run in process groups of their own, which a
+/// terminal's Ctrl-C does not reach, and `exit` runs no destructor.
+fn end_cleanly_on_signals(runtime: &tokio::runtime::Runtime) -> Result<()> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let _entered = runtime.enter();
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    let mut terminate = signal(SignalKind::terminate())?;
+    runtime.spawn(async move {
+        let (name, code) = tokio::select! {
+            _ = interrupt.recv() => ("SIGINT", 130),
+            _ = terminate.recv() => ("SIGTERM", 143),
+        };
+        let aborted = probes::interrupt::abort_all();
+        eprintln!(
+            "\n{name}: ended {} running target{} and removed {} run director{}",
+            aborted.groups,
+            if aborted.groups == 1 { "" } else { "s" },
+            aborted.roots,
+            if aborted.roots == 1 { "y" } else { "ies" },
+        );
+        std::process::exit(code);
+    });
+    Ok(())
+}
+
 /// Runs every scenario on one target, comparing traces with its snapshots when it has a baseline.
 #[allow(clippy::too_many_arguments)]
 fn run_target(
@@ -221,6 +248,7 @@ pub fn run_one_target(
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
+    end_cleanly_on_signals(&runtime)?;
     eprintln!(
         "running {} scenarios on {} ({jobs} at once)",
         scenarios.len(),

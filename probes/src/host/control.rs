@@ -9,13 +9,13 @@ use std::time::Duration;
 
 use anyhow::Result;
 use serde_json::{json, Value};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::ChildStdin;
 
 use super::{input_text, Answer, Decision, Decisions};
 use crate::mcp::McpSetup;
-use crate::process::{collect, kill_group, wait_or_kill};
-use crate::run::{read_all, wind_down, Driven};
+use crate::process::{collect, kill_group, read_capped, wait_or_kill, Kept, OUTPUT_CAP_BYTES};
+use crate::run::{wind_down, Driven};
 
 /// What the model is told when a decision denies without a message of its own.
 pub const DEFAULT_DENY: &str = "The user doesn't want to proceed with this tool use.";
@@ -30,7 +30,7 @@ pub(crate) async fn drive(
     let (mut child, pid) = crate::process::spawn(command, Stdio::piped())?;
     let stdin = child.stdin.take().expect("piped");
     let stdout = child.stdout.take().expect("piped");
-    let stderr_task = read_all(child.stderr.take().expect("piped"));
+    let stderr_task = read_capped(child.stderr.take().expect("piped"));
     let mut host = Host {
         stdin: Some(stdin),
         sent: Vec::new(),
@@ -48,13 +48,18 @@ pub(crate) async fn drive(
     let mcp_survivors = wind_down(&exited, pid, mcp).await;
     let (host, stdout) = collect(io).await;
     *decisions = host.decisions;
+    let stderr = collect(stderr_task).await;
     Ok(Driven {
         exited,
-        stdout,
-        stderr: collect(stderr_task).await,
+        stdout: stdout.text(),
+        stderr: stderr.text(),
         stdin: host.sent,
         screens: Vec::new(),
         mcp_survivors,
+        flooded: [stdout.overflow("stdout"), stderr.overflow("stderr")]
+            .into_iter()
+            .flatten()
+            .collect(),
     })
 }
 
@@ -70,14 +75,16 @@ struct Host {
 impl Host {
     /// Sends the opening messages, then answers what stdout asks until stdout ends; returns
     /// stdout as read.
-    async fn converse(&mut self, stdout: tokio::process::ChildStdout, prompt: &str) -> String {
+    /// Plays the host until stdout ends. Lines are read from the first `OUTPUT_CAP_BYTES` only,
+    /// so one endless line cannot grow without bound; the rest is drained and counted.
+    async fn converse(&mut self, stdout: tokio::process::ChildStdout, prompt: &str) -> Kept {
         let id = self.request_id();
         self.send(json!({"type": "control_request", "request_id": id, "request": {"subtype": "initialize", "hooks": null}}))
             .await;
         self.send(json!({"type": "user", "message": {"role": "user", "content": prompt}, "parent_tool_use_id": null, "session_id": ""}))
             .await;
-        let mut lines = BufReader::new(stdout).lines();
-        let mut seen = String::new();
+        let mut lines = BufReader::new(stdout.take(OUTPUT_CAP_BYTES as u64)).lines();
+        let mut seen = Kept::default();
         // Set while nobody answers (`none`): when it passes, the host goes away (stdin closes).
         let mut silent_until: Option<tokio::time::Instant> = None;
         loop {
@@ -93,8 +100,8 @@ impl Host {
                 None => lines.next_line().await,
             };
             let Ok(Some(line)) = line else { break };
-            seen.push_str(&line);
-            seen.push('\n');
+            seen.push(line.as_bytes());
+            seen.push(b"\n");
             let Ok(event) = serde_json::from_str::<Value>(&line) else {
                 continue;
             };
@@ -108,6 +115,10 @@ impl Host {
                 Some("result") => self.stdin = None,
                 _ => {}
             }
+        }
+        let mut rest = lines.into_inner().into_inner().into_inner();
+        if let Ok(more) = tokio::io::copy(&mut rest, &mut tokio::io::sink()).await {
+            seen.dropped += more;
         }
         seen
     }

@@ -148,7 +148,12 @@ pub(crate) async fn drive(
     drop(process);
     Ok(Driven {
         exited,
-        stdout: String::from_utf8_lossy(&term.raw).into_owned(),
+        stdout: term.raw.text(),
+        flooded: term
+            .raw
+            .overflow("the terminal's output")
+            .into_iter()
+            .collect(),
         stderr: String::new(),
         stdin: user.typed,
         screens: user.screens,
@@ -174,7 +179,7 @@ fn read_terminal(mut master: std::fs::File) -> std::sync::mpsc::Receiver<Vec<u8>
 /// The screen as a terminal shows it, and when it last changed.
 struct Terminal {
     parser: vt100::Parser,
-    raw: Vec<u8>,
+    raw: crate::process::Kept,
     changed: Instant,
 }
 
@@ -182,14 +187,14 @@ impl Terminal {
     fn new() -> Self {
         Terminal {
             parser: vt100::Parser::new(ROWS, COLS, 0),
-            raw: Vec::new(),
+            raw: Default::default(),
             changed: Instant::now(),
         }
     }
 
     fn feed(&mut self, bytes: &[u8]) {
         self.parser.process(bytes);
-        self.raw.extend_from_slice(bytes);
+        self.raw.push(bytes);
         self.changed = Instant::now();
     }
 

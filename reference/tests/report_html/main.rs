@@ -387,11 +387,13 @@ fn build_report() -> Doc {
             name: "claude@9.9.8".into(),
             kind: "claude",
             program: program.clone(),
+            secrets: Default::default(),
         },
         Target {
             name: "claude@9.9.9".into(),
             kind: "claude",
             program,
+            secrets: Default::default(),
         },
     ];
     let runtime = tokio::runtime::Builder::new_multi_thread()

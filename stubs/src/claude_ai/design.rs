@@ -202,9 +202,10 @@ pub struct DesignAnswer {
 }
 
 /// Which endpoint a request reached.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DesignEndpoint {
+    #[default]
     Mcp,
     Consent,
     Grants,
@@ -213,9 +214,10 @@ pub enum DesignEndpoint {
 }
 
 /// The bearer a request carried, by origin; its value is never kept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Bearer {
+    #[default]
     None,
     /// The fixture account's access token.
     Fixture,
@@ -237,8 +239,9 @@ impl Bearer {
     }
 }
 
-/// One request to a Design route, as the mock saw it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One request to a Design route, as the mock saw it. (`Default`: a blank request, which the
+/// harness's mutation tests add to a record.)
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct DesignRequest {
     pub endpoint: DesignEndpoint,
     pub http_method: String,

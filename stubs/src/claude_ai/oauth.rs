@@ -42,8 +42,8 @@ fn default_expires_in() -> u64 {
 /// What the refresh tokens this endpoint issues start with.
 const ISSUED_REFRESH_PREFIX: &str = "sk-ant-ort01-mock-refresh-";
 
-/// One token request, without its secrets.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+/// One token request, without its secrets (`Default`: see `DesignRequest`).
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct RecordedTokenRequest {
     pub grant_type: Option<String>,
     pub scopes: Vec<String>,

@@ -165,17 +165,18 @@ impl Op {
 }
 
 /// Which way a request came.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Transport {
     /// `/api/organizations/:org/projects/:project/…`
+    #[default]
     Org,
     /// `POST /v2/ccr-sessions/-/chat-project` with `op`.
     Session,
 }
 
-/// One request to the Projects API, as the mock saw it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One request to the Projects API, as the mock saw it (`Default`: see `DesignRequest`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct ProjectRequest {
     pub transport: Transport,
     pub http_method: String,

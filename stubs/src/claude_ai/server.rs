@@ -63,7 +63,7 @@ impl Default for UploadAnswer {
 }
 
 /// One upload as the endpoint saw it. The file's bytes are kept only as size and SHA-256.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct RecordedUpload {
     pub filename: Option<String>,
     /// The part's Content-Disposition value as sent (escapes included).
