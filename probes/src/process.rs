@@ -182,3 +182,13 @@ pub fn read_capped(
         kept
     })
 }
+
+/// Runs CPU-bound work (a run's redaction, its mutation survey) without stalling the runtime's
+/// workers: on a multi-thread runtime the worker hands its other tasks on first, so a terminal
+/// driver polling its screen every 10 ms is not held up for the second a survey can take.
+pub fn cpu_bound<T>(work: impl FnOnce() -> T) -> T {
+    match tokio::runtime::Handle::try_current().map(|h| h.runtime_flavor()) {
+        Ok(tokio::runtime::RuntimeFlavor::MultiThread) => tokio::task::block_in_place(work),
+        _ => work(),
+    }
+}

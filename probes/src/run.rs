@@ -208,7 +208,7 @@ pub async fn run_scenario(
     let redactor = target.secrets.redactor();
     match run_unredacted(scenario, target, split, channel).await {
         Ok(mut run) => {
-            run.redact(&redactor);
+            crate::process::cpu_bound(|| run.redact(&redactor));
             Ok(run)
         }
         Err(e) => Err(redactor.error(e)),
