@@ -561,7 +561,8 @@ fn apply(m: &Mutation, run: &RunOutcome) -> Option<Mutant> {
         M::StderrCleared => (!r.stderr.is_empty()).then(|| r.stderr.clear())?,
         M::EventRemoved(i) => edit_events(&mut r, |events| {
             events.remove(*i);
-        }),
+        })
+        .then_some(())?,
         M::ResultErrorFlipped | M::ResultSubtypeChanged => edit_events(&mut r, |events| {
             if let Some(result) = events.iter_mut().rev().find(|e| e["type"] == "result") {
                 if matches!(m, M::ResultErrorFlipped) {
@@ -571,7 +572,8 @@ fn apply(m: &Mutation, run: &RunOutcome) -> Option<Mutant> {
                     result["subtype"] = json!(MARK);
                 }
             }
-        }),
+        })
+        .then_some(())?,
         M::EventKeyAdded(kind) | M::EventKeyRemoved(kind) => edit_events(&mut r, |events| {
             let last = events
                 .iter_mut()
@@ -585,10 +587,12 @@ fn apply(m: &Mutation, run: &RunOutcome) -> Option<Mutant> {
                     o.remove(&k);
                 }
             }
-        }),
+        })
+        .then_some(())?,
         M::ToolUseResultPerturbed(i, p) => edit_events(&mut r, |events| {
             perturb(&mut events[*i]["tool_use_result"], *p, None);
-        }),
+        })
+        .then_some(())?,
         M::RequestDropped(i) => {
             r.requests.remove(*i);
         }
@@ -839,13 +843,15 @@ fn note(t_ms: u64, text: &str) -> LogEntry {
 }
 
 /// Rewrites stdout's stream-json events (a terminal's stdout is left alone).
-fn edit_events(r: &mut RunOutcome, f: impl FnOnce(&mut Vec<Value>)) {
+/// `false`, and nothing changed, when stdout is not stream-json.
+fn edit_events(r: &mut RunOutcome, f: impl FnOnce(&mut Vec<Value>)) -> bool {
     let mut events = crate::wire::stdout_events(&r.stdout);
     if events.iter().any(|e| !e.is_object()) {
-        return;
+        return false;
     }
     f(&mut events);
     r.stdout = events.iter().map(|e| format!("{e}\n")).collect();
+    true
 }
 
 /// Keys whose string values are texts a check reads (prose, results, prompts), not names.
@@ -867,11 +873,10 @@ const TEXT_KEYS: &[&str] = &[
 fn each_text(r: &mut RunOutcome, f: &mut dyn FnMut(&mut String)) {
     f(&mut r.stderr);
     r.screens.iter_mut().for_each(&mut *f);
-    let mut events = crate::wire::stdout_events(&r.stdout);
-    if events.iter().all(Value::is_object) {
-        events.iter_mut().for_each(|e| texts_in(e, None, f));
-        r.stdout = events.iter().map(|e| format!("{e}\n")).collect();
-    } else {
+    let in_events = edit_events(r, |events| {
+        events.iter_mut().for_each(|e| texts_in(e, None, &mut *f));
+    });
+    if !in_events {
         f(&mut r.stdout);
     }
     for req in &mut r.requests {
