@@ -6,6 +6,7 @@
 
 pub mod account;
 pub mod atomic;
+pub mod cargo;
 pub mod changelog;
 pub mod check;
 mod check_json;

@@ -298,9 +298,8 @@ fn build_stub_binary(bin: &str, env_override: &str) -> Result<PathBuf> {
     if let Some(p) = std::env::var_os(env_override) {
         return Ok(PathBuf::from(p));
     }
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../stubs/Cargo.toml");
-    let output = std::process::Command::new(cargo)
+    let output = crate::cargo::command()
         .args([
             "build",
             "--quiet",

@@ -47,7 +47,7 @@ fn reference() -> Target {
         .expect("target/debug/deps/<test>")
         .join("claude-reference");
     if !exe.is_file() {
-        let status = std::process::Command::new(env!("CARGO"))
+        let status = probes::cargo::command()
             .args([
                 "build",
                 "-p",

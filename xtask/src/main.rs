@@ -74,24 +74,7 @@ fn workspace_root() -> std::path::PathBuf {
         .to_owned()
 }
 
-/// `cargo` for a nested build, without what `cargo run` set for xtask itself: build scripts
-/// such as ring's re-run when `CARGO_MANIFEST_DIR` or `CARGO_PKG_NAME` change, so an inherited
-/// `xtask` value would rebuild them (and everything above them) on every alternation between
-/// `cargo xtask …` and a plain `cargo build`.
+/// `cargo` for a nested build, without what `cargo run` set for xtask itself.
 fn cargo() -> std::process::Command {
-    let program = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut command = std::process::Command::new(program);
-    for (key, _) in std::env::vars_os() {
-        let key = key.to_string_lossy();
-        let set_for_xtask = key.starts_with("CARGO_PKG_")
-            || key.starts_with("CARGO_MANIFEST_")
-            || matches!(
-                &*key,
-                "CARGO_CRATE_NAME" | "CARGO_BIN_NAME" | "CARGO_PRIMARY_PACKAGE"
-            );
-        if set_for_xtask {
-            command.env_remove(&*key);
-        }
-    }
-    command
+    probes::cargo::command()
 }
