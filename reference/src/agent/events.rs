@@ -24,12 +24,50 @@ pub struct Output {
     /// `-p`: result events wait here until no background task owes a notification, so the run's
     /// results come last, as 2.1.235 prints them.
     pub held: Option<std::sync::Mutex<Vec<Value>>>,
+    /// Events that must follow the result of the call that caused them, held until it is out;
+    /// shared by every `Output` of a session (the tasks' announcer has its own).
+    pub after_results: std::sync::Arc<std::sync::Mutex<AfterResults>>,
+}
+
+/// 2.1.235's loop is one thread: a background task it launched can only be heard of after the
+/// launching call's result is printed. Here the task runs on a thread of its own and can end
+/// first (a short workflow under load), so its end waits for that result.
+#[derive(Default)]
+pub struct AfterResults {
+    /// The tool_uses whose results have been printed.
+    out: std::collections::HashSet<String>,
+    /// Events waiting for a tool_use's result, in the order they came.
+    held: Vec<(String, Value)>,
 }
 
 impl Output {
     /// stream-json prints every event; json and text print only the end of the run; a terminal
     /// shows the conversation as a transcript.
     pub fn event(&self, event: &Value) {
+        let mut after = self.after_results.lock().unwrap_or_else(|e| e.into_inner());
+        self.print(event);
+        for due in after.printed(event) {
+            self.print(&due);
+        }
+    }
+
+    /// Prints `event` once the result of `tool_use_id` has been printed (at once if it has).
+    pub fn event_after_result(&self, tool_use_id: &str, event: &Value) {
+        let mut after = self.after_results.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(event) = after.hold_unless_out(tool_use_id, event) {
+            self.print(&event);
+        }
+    }
+
+    /// What is still held, printed before the run's end whatever it waited for.
+    fn flush_after_results(&self) {
+        let mut after = self.after_results.lock().unwrap_or_else(|e| e.into_inner());
+        for (_, event) in std::mem::take(&mut after.held) {
+            self.print(&event);
+        }
+    }
+
+    fn print(&self, event: &Value) {
         match (self.format, &self.terminal) {
             (Format::StreamJson, _) => print_line(&event.to_string()),
             (Format::Terminal, Some(terminal)) => {
@@ -42,6 +80,7 @@ impl Output {
     }
 
     pub fn finish(&self, result: &Value) {
+        self.flush_after_results();
         if let Some(held) = &self.held {
             held.lock().unwrap().push(result.clone());
             return;
@@ -307,6 +346,46 @@ pub fn display_tool_name(name: &str) -> String {
 }
 
 /// Writes one line to stdout at once (events and control messages share stdout).
+impl AfterResults {
+    /// `event` was printed: the events it was the awaited result for, in the order they came.
+    fn printed(&mut self, event: &Value) -> Vec<Value> {
+        let ids = tool_result_ids(event);
+        if ids.is_empty() {
+            return Vec::new();
+        }
+        self.out.extend(ids.iter().cloned());
+        let (due, waiting) = std::mem::take(&mut self.held)
+            .into_iter()
+            .partition(|(id, _)| ids.contains(id));
+        self.held = waiting;
+        due.into_iter().map(|(_, event)| event).collect::<Vec<_>>()
+    }
+
+    /// `event` back when `tool_use_id`'s result is already out (or there is none to wait for);
+    /// else it is held.
+    fn hold_unless_out(&mut self, tool_use_id: &str, event: &Value) -> Option<Value> {
+        if tool_use_id.is_empty() || self.out.contains(tool_use_id) {
+            return Some(event.clone());
+        }
+        self.held.push((tool_use_id.to_owned(), event.clone()));
+        None
+    }
+}
+
+/// The tool_use ids of the tool_result blocks a `user` event carries.
+fn tool_result_ids(event: &Value) -> Vec<String> {
+    if event["type"] != "user" {
+        return Vec::new();
+    }
+    event["message"]["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|b| b["type"] == "tool_result")
+        .filter_map(|b| b["tool_use_id"].as_str().map(str::to_owned))
+        .collect()
+}
+
 pub fn print_line(line: &str) {
     let mut out = std::io::stdout().lock();
     // A closed stdout (the reader went away) is not this process's error to report.
@@ -354,12 +433,35 @@ fn zero_usage() -> Value {
 mod tests {
     use super::*;
 
+    fn result_of(id: &str) -> Value {
+        json!({"type": "user", "message": {"role": "user",
+               "content": [{"type": "tool_result", "tool_use_id": id, "content": "ok"}]}})
+    }
+
+    /// A workflow that ends before its launching call's result is printed is told after it,
+    /// in the order its events came; a task whose call's result is out is told at once.
+    #[test]
+    fn a_background_end_waits_for_its_launching_result() {
+        let mut after = AfterResults::default();
+        let updated = json!({"type": "system", "subtype": "task_updated"});
+        let notified = json!({"type": "system", "subtype": "task_notification"});
+        assert_eq!(after.hold_unless_out("toolu_wf", &updated), None);
+        assert_eq!(after.hold_unless_out("toolu_wf", &notified), None);
+        assert!(after.printed(&result_of("toolu_other")).is_empty());
+        assert!(after.printed(&json!({"type": "assistant"})).is_empty());
+        assert_eq!(after.printed(&result_of("toolu_wf")), [updated.clone(), notified]);
+        assert!(after.held.is_empty());
+        assert_eq!(after.hold_unless_out("toolu_wf", &updated), Some(updated.clone()));
+        assert_eq!(after.hold_unless_out("", &updated), Some(updated));
+    }
+
     fn out() -> Output {
         Output {
             format: Format::Json,
             session_id: "s".into(),
             terminal: None,
             held: None,
+            after_results: Default::default(),
         }
     }
 

@@ -65,6 +65,7 @@ mod tests {
             session_id: "s".into(),
             terminal: None,
             held: None,
+            after_results: Default::default(),
         };
         let started = Instant::now();
         assert_eq!(during(&out, "t", "Bash", || 7), 7);

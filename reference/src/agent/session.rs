@@ -147,6 +147,7 @@ async fn converse(
         session_id: config.session_id.clone(),
         terminal: terminal.clone(),
         held: (config.host == HostKind::None).then(Default::default),
+        after_results: Default::default(),
     };
     let mut session = Session::start(config, mcp, host, out, started);
     session.preconnect = preconnect;
@@ -422,6 +423,7 @@ impl<'a> Session<'a> {
                     session_id: out.session_id.clone(),
                     terminal: out.terminal.clone(),
                     held: None,
+                    after_results: out.after_results.clone(),
                 }),
             },
             first_context: Arc::new(child_first),

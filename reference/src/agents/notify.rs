@@ -16,7 +16,11 @@ pub struct Announcer {
 }
 
 impl Announcer {
-    fn system(&self, subtype: &str, mut fields: Value) {
+    fn system(&self, subtype: &str, fields: Value) {
+        self.out.event(&self.system_event(subtype, fields));
+    }
+
+    fn system_event(&self, subtype: &str, mut fields: Value) -> Value {
         let map = fields.as_object_mut().expect("fields are an object");
         let mut event = serde_json::Map::new();
         event.insert("type".into(), json!("system"));
@@ -24,7 +28,17 @@ impl Announcer {
         event.append(map);
         event.insert("uuid".into(), json!(uuid()));
         event.insert("session_id".into(), json!(self.out.session_id));
-        self.out.event(&Value::Object(event));
+        Value::Object(event)
+    }
+
+    /// A background task's events after it started, printed after its launching call's result.
+    fn system_after_launch(&self, task: &Task, subtype: &str, fields: Value) {
+        let event = self.system_event(subtype, fields);
+        if task.background {
+            self.out.event_after_result(&task.tool_use_id, &event);
+        } else {
+            self.out.event(&event);
+        }
     }
 
     pub fn started(&self, task: &Task, agent_type: &str) {
@@ -46,11 +60,12 @@ impl Announcer {
 
     /// The set of background tasks still running.
     pub fn running(&self, tasks: &[Task]) {
-        let tasks: Vec<Value> = tasks
-            .iter()
-            .map(|t| json!({"task_id": t.id, "task_type": t.kind, "description": t.description}))
-            .collect();
-        self.system("background_tasks_changed", json!({ "tasks": tasks }));
+        self.system("background_tasks_changed", running_fields(tasks));
+    }
+
+    /// The set of background tasks still running, told because `ended` ended.
+    pub fn running_after(&self, ended: &Task, tasks: &[Task]) {
+        self.system_after_launch(ended, "background_tasks_changed", running_fields(tasks));
     }
 
     /// The registry transition and the notification event of a task that ended.
@@ -63,7 +78,7 @@ impl Announcer {
         if let Some(error) = task.report.as_ref().and_then(|r| r.error.as_ref()) {
             patch["error"] = json!(error);
         }
-        self.system("task_updated", json!({"task_id": task.id, "patch": patch}));
+        self.system_after_launch(task, "task_updated", json!({"task_id": task.id, "patch": patch}));
         let mut fields = json!({"task_id": task.id, "tool_use_id": task.tool_use_id,
             "status": task.status.notified_as(), "output_file": task.output_file,
             "summary": summary(task)});
@@ -71,7 +86,7 @@ impl Announcer {
             fields["usage"] = json!({"total_tokens": task.tokens, "tool_uses": task.tool_uses,
                                      "duration_ms": task.duration_ms});
         }
-        self.system("task_notification", fields);
+        self.system_after_launch(task, "task_notification", fields);
     }
 
     /// A child loop is about to run a tool: what it is doing, its tokens and calls so far.
@@ -107,6 +122,14 @@ impl Announcer {
         }
         self.out.event(&event);
     }
+}
+
+fn running_fields(tasks: &[Task]) -> Value {
+    let tasks: Vec<Value> = tasks
+        .iter()
+        .map(|t| json!({"task_id": t.id, "task_type": t.kind, "description": t.description}))
+        .collect();
+    json!({ "tasks": tasks })
 }
 
 /// One step of a child loop, for its `task_progress` event.

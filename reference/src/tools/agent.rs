@@ -212,7 +212,7 @@ pub fn settle(agents: &Agents, id: &str, outcome: Outcome) -> agents::Task {
         .finish(id, ending)
         .expect("a launched task is registered");
     if task.background {
-        agents.announce.running(&agents.registry.running());
+        agents.announce.running_after(&task, &agents.registry.running());
     }
     agents.announce.ended(&task);
     task

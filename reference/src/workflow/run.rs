@@ -197,7 +197,7 @@ fn finish(agents: &Agents, launch: &Launch, ran: Ran) {
     };
     set_active(&launch.run_id, None);
     if let Some(task) = agents.registry.finish(&launch.task_id, ending) {
-        agents.announce.running(&agents.registry.running());
+        agents.announce.running_after(&task, &agents.registry.running());
         agents.announce.ended(&task);
     }
 }
