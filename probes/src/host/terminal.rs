@@ -103,6 +103,7 @@ pub(crate) async fn drive(
         screens: Vec::new(),
         phase: Phase::Starting,
         answered: None,
+        amending: None,
         hang_up_at: None,
         then_type: then_type.iter().cloned().collect(),
     };
@@ -230,6 +231,9 @@ struct User {
     phase: Phase,
     /// The card last answered, so a card still on screen is not answered twice.
     answered: Option<String>,
+    /// The focused label a card shows while the deny message just typed waits for its Enter
+    /// (`No, <message>`).
+    amending: Option<String>,
     hang_up_at: Option<Instant>,
     /// Lines still to type, each once the agent waits again.
     then_type: std::collections::VecDeque<String>,
@@ -248,6 +252,7 @@ impl User {
         let card = screen::card(screen);
         if card.is_none() {
             self.answered = None;
+            self.amending = None;
         }
         match (&self.phase, card) {
             (Phase::Starting, None) if screen::idle(screen) => {
@@ -255,6 +260,15 @@ impl User {
                 self.type_line(prompt)
             }
             (Phase::Talking, Some(card)) if self.answered.as_deref() != Some(&card.text) => {
+                let focused = card.options.get(card.focus).map(|(_, label)| label);
+                if self.amending.is_some() && focused == self.amending.as_ref() {
+                    // The message is in the field but the card is still up: a busy target read
+                    // the Enter with the text, as a paste. The user presses Enter again; the card
+                    // is the one answered, not a new question.
+                    self.amending = None;
+                    self.answered = Some(card.text.clone());
+                    return vec![self.typed("\r".into())];
+                }
                 self.screens.push(screen.to_owned());
                 self.answered = Some(card.text.clone());
                 let Some((_, decision)) = decisions.take(&screen::tool_of(&card), &card.text)
@@ -347,6 +361,7 @@ impl User {
                     keys.push(self.typed(message.clone()));
                     keys.push(Key::Pause);
                     keys.push(self.typed("\r".into()));
+                    self.amending = Some(format!("No, {message}"));
                 }
             },
             Answer::Choose => {
@@ -378,5 +393,79 @@ impl User {
     fn typed(&mut self, text: String) -> Key {
         self.typed.push(text.clone());
         Key::Text(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CARD: &str = "\
+────────────────────────────────────────────────────────────────────────
+ Tool use
+
+   Claude Design: Write files
+   │ A tool description.…
+
+ │ design agent consent — approving records a server-side grant
+
+ Do you want to proceed?
+ ❯ 1. Yes
+   2. No
+
+ Esc to cancel · Tab to amend
+";
+
+    fn user() -> User {
+        User {
+            typed: Vec::new(),
+            screens: Vec::new(),
+            phase: Phase::Talking,
+            answered: None,
+            amending: None,
+            hang_up_at: None,
+            then_type: Default::default(),
+        }
+    }
+
+    fn texts(keys: &[Key]) -> Vec<&str> {
+        keys.iter()
+            .filter_map(|k| match k {
+                Key::Text(t) => Some(t.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A busy 2.1.235 read `no` and Enter as one paste: the card stayed up with `No, no` in its
+    /// field (design.consent/revoke in CI). The user presses Enter again; that card is not a
+    /// second question, and a card that differs otherwise still is.
+    #[test]
+    fn a_deny_message_left_in_its_field_gets_enter_again_not_another_answer() {
+        let decision = serde_json::json!({"tool": "ClaudeDesign", "asks": "design agent consent",
+                                          "answer": "deny", "message": "no"});
+        let mut decisions = Decisions::new(
+            vec![serde_json::from_value(decision).unwrap()],
+            "claude@2.1.235",
+        );
+        let mut user = user();
+        let keys = user.act(CARD, "p", &mut decisions, false, Duration::ZERO);
+        assert_eq!(texts(&keys), [DOWN, "\t", "no", "\r"]);
+
+        let left = CARD
+            .replace(" ❯ 1. Yes", "   1. Yes")
+            .replace("   2. No", " ❯ 2. No, no")
+            .replace(" · Tab to amend", "");
+        let keys = user.act(&left, "p", &mut decisions, false, Duration::ZERO);
+        assert_eq!(texts(&keys), ["\r"]);
+        assert_eq!(user.screens.len(), 1, "the card left up is not a new question");
+        // Still up after that Enter: nothing more is typed.
+        assert!(user.act(&left, "p", &mut decisions, false, Duration::ZERO).is_empty());
+
+        // Another card after that is a question again, and no decision is left for it.
+        let next = CARD.replace("Write files", "Delete files");
+        let keys = user.act(&next, "p", &mut decisions, false, Duration::ZERO);
+        assert!(matches!(keys.as_slice(), [Key::Kill]));
+        assert_eq!(user.screens.len(), 2);
     }
 }
