@@ -119,7 +119,7 @@ pub fn tool_of(card: &Card) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     /// The real 2.1.235's Bash card, as a 120×40 terminal showed it.
@@ -144,7 +144,8 @@ mod tests {
 ";
 
     /// 2.1.235's consent card for ClaudeDesign (the description is the tool's own, cut here).
-    const DESIGN_CARD: &str = "\
+    /// Also the terminal driver's test card.
+    pub(in crate::host) const DESIGN_CARD: &str = "\
 ● Claude Design: List projects
 
 ────────────────────────────────────────────────────────────────────────

@@ -400,21 +400,7 @@ impl User {
 mod tests {
     use super::*;
 
-    const CARD: &str = "\
-────────────────────────────────────────────────────────────────────────
- Tool use
-
-   Claude Design: Write files
-   │ A tool description.…
-
- │ design agent consent — approving records a server-side grant
-
- Do you want to proceed?
- ❯ 1. Yes
-   2. No
-
- Esc to cancel · Tab to amend
-";
+    use crate::host::screen::tests::DESIGN_CARD as CARD;
 
     fn user() -> User {
         User {
@@ -463,7 +449,7 @@ mod tests {
         assert!(user.act(&left, "p", &mut decisions, false, Duration::ZERO).is_empty());
 
         // Another card after that is a question again, and no decision is left for it.
-        let next = CARD.replace("Write files", "Delete files");
+        let next = CARD.replace("List projects", "Delete a project");
         let keys = user.act(&next, "p", &mut decisions, false, Duration::ZERO);
         assert!(matches!(keys.as_slice(), [Key::Kill]));
         assert_eq!(user.screens.len(), 2);
