@@ -4,8 +4,8 @@
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{ArgAction, Parser};
 
-use crate::agent::events::Format;
-use crate::permissions::Mode;
+use crate::events::Format;
+use crate::vocab::Mode;
 
 #[derive(Debug, Parser)]
 #[command(

@@ -1,26 +1,31 @@
 //! The reference agent: a drop-in for the real CLI's non-interactive mode that implements what the
 //! seeds document, exactly. The harness sees it only as a process, like the real binary.
 
+pub mod account;
 pub mod agent;
 pub mod agents;
 pub mod api;
 pub mod artifact;
 pub mod brief;
 pub mod cli;
+pub mod config;
 pub mod context;
 pub mod cron;
 pub mod design;
+pub mod environment;
+pub mod events;
 pub mod host;
+pub mod json;
 pub mod limits;
 pub mod lsp;
 pub mod mcp;
 pub mod net;
 pub mod permissions;
-pub mod policy;
 pub mod projects;
 pub mod search;
 pub mod tools;
 pub mod upload;
+pub mod vocab;
 pub mod web_fetch;
 pub mod workflow;
 pub mod worktree;

@@ -3,8 +3,9 @@
 use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
 
-use claude_reference::agent::{self, Config, HostKind};
-use claude_reference::permissions::Mode;
+use claude_reference::agent;
+use claude_reference::config::{Config, HostKind, Offer};
+use claude_reference::vocab::Mode;
 use claude_reference::{cli, exit, limits, CONTRACT_VERSION};
 
 /// The model when `--model` is absent, as the real 2.1.235 sends it.
@@ -83,11 +84,11 @@ fn real_main() -> i32 {
         .unwrap_or_else(std::env::temp_dir);
     let brief = claude_reference::brief::state(args.brief, &home, &cwd);
     // 2.1.235 reads its OAuth endpoints at start; an unapproved custom one is an error there.
-    if let Some(refusal) = claude_reference::design::custom_oauth_url_error() {
+    if let Some(refusal) = claude_reference::account::login::custom_oauth_url_error() {
         eprintln!("{refusal}");
         return exit::FAILURE;
     }
-    claude_reference::policy::refresh(&home);
+    claude_reference::account::policy::refresh(&home);
     let design = claude_reference::design::enabled(&home);
     let projects = claude_reference::projects::enabled(&home);
     let design_sync = claude_reference::tools::design_sync::offered(&home);
@@ -121,7 +122,7 @@ fn real_main() -> i32 {
             .unwrap_or_else(|_| "https://api.anthropic.com".into()),
         // With an API key there is no OAuth token, as in 2.1.235 (real-binary.md).
         oauth_token: oauth_token()
-            .or_else(|| claude_reference::design::credentials::login(&home).map(|l| l.access_token))
+            .or_else(|| claude_reference::account::login::login(&home).map(|l| l.access_token))
             .filter(|_| api_key.is_none()),
         api_key,
         cwd,
@@ -131,7 +132,7 @@ fn real_main() -> i32 {
         strict_mcp_config: args.strict_mcp_config,
         add_dirs: args.add_dir.iter().map(PathBuf::from).collect(),
         plugin_dirs: args.plugin_dir.iter().map(PathBuf::from).collect(),
-        offer: claude_reference::tools::Offer {
+        offer: Offer {
             search_tools: args.allowed_tools.iter().any(|rule| {
                 let name = rule.split('(').next().unwrap_or_default().trim();
                 name == "Glob" || name == "Grep"

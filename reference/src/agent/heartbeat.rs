@@ -7,8 +7,9 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use super::events::{uuid, Output};
+use crate::events::Output;
 use crate::limits;
+use crate::vocab::uuid;
 
 /// Runs `work` (one tool call), printing a heartbeat each interval it has not finished.
 pub fn during<R>(out: &Output, tool_use_id: &str, tool_name: &str, work: impl FnOnce() -> R) -> R {
@@ -61,7 +62,7 @@ mod tests {
     #[test]
     fn a_quick_call_returns_its_result_without_waiting() {
         let out = Output {
-            format: super::super::events::Format::Json,
+            format: crate::events::Format::Json,
             session_id: "s".into(),
             terminal: None,
             held: None,

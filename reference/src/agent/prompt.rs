@@ -2,21 +2,13 @@
 
 use serde_json::{json, Value};
 
-use crate::api::wire::{self, Role};
-
-const IDENTITY: &str =
-    "You are the reference agent of a conformance harness for coding-agent command-line tools.";
+use crate::api::wire::{self, Role, IDENTITY};
 
 const GUIDANCE: &str = "\
 Work in the user's project through the tools you are given. Read a file before you change it; \
 change files with Edit for small changes and Write for whole files; run commands with Bash. \
 Every tool call gets a result; read it before deciding the next step. When the task is done, \
 answer with a short plain-text summary.";
-
-/// Our identity line, which opens `system` after the attribution line in every request.
-pub fn identity() -> &'static str {
-    IDENTITY
-}
 
 /// The `system` blocks of every main-loop request (the client puts the attribution line first).
 /// On Anthropic's own host 2.1.235 splits its prompt in two: the part every session shares, cached

@@ -6,12 +6,8 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
 
-use super::events::uuid;
 use crate::limits;
-
-pub fn is_remote() -> bool {
-    std::env::var("CLAUDE_CODE_REMOTE").is_ok_and(|v| crate::brief::lane::truthy(&v))
-}
+use crate::vocab::uuid;
 
 /// The events that open a remote session's output: no goal is set, and auto-compaction is on.
 pub fn opening_events(session_id: &str) -> [Value; 2] {

@@ -2,69 +2,24 @@
 //! one prompt after another — the `-p` prompt, the user messages an SDK host sends on stdin, or
 //! what a person types at the terminal. Each prompt runs the turn loop of `turn.rs`.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use super::events::{Format, Output};
 use super::prompt;
 use super::turn::Turn;
 use crate::api::{first_party, startup, wire, Client};
 use crate::brief;
+use crate::config::{Config, HostKind};
 use crate::context;
+use crate::events::{Format, Output};
 use crate::host::control::{Control, Input};
 use crate::host::terminal::Terminal;
-use crate::host::Host;
 use crate::mcp::{self, McpRuntime};
-use crate::permissions::{Mode, Permissions};
-use crate::tools::{self, FileState, ToolContext};
-
-/// Who answers for the user.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HostKind {
-    /// `-p PROMPT`: nobody.
-    None,
-    /// `--input-format stream-json`: an SDK host; `asks` with `--permission-prompt-tool stdio`.
-    Control { asks: bool },
-    /// No `-p`: a person at a terminal.
-    Terminal,
-}
-
-#[derive(Clone)]
-pub struct Config {
-    pub prompt: String,
-    pub model: String,
-    pub format: Format,
-    pub session_id: String,
-    pub mode: Mode,
-    pub max_turns: Option<u64>,
-    pub base_url: String,
-    pub api_key: Option<String>,
-    /// The claude.ai OAuth token (only without an API key): the Messages API's credential then,
-    /// and always the upload credential.
-    pub oauth_token: Option<String>,
-    pub cwd: PathBuf,
-    pub home: PathBuf,
-    /// `--mcp-config` values (files or JSON) and `--strict-mcp-config`.
-    pub mcp_config: Vec<String>,
-    pub strict_mcp_config: bool,
-    /// `--add-dir` roots.
-    pub add_dirs: Vec<PathBuf>,
-    /// The optional built-in tools on offer.
-    pub offer: tools::Offer,
-    /// `--plugin-dir` directories.
-    pub plugin_dirs: Vec<PathBuf>,
-    /// Brief mode: on, asked for without entitlement, or off.
-    pub brief: brief::State,
-    pub host: HostKind,
-    /// `--allowedTools` / `--disallowedTools` rules.
-    pub allowed_tools: Vec<String>,
-    pub disallowed_tools: Vec<String>,
-    /// The attached claude.ai Project's context block, fetched at start.
-    pub attached_project: Option<String>,
-}
+use crate::permissions::Permissions;
+use crate::tools::{self, FileState, Host, ToolContext};
+use crate::vocab::Mode;
 
 /// Runs the session and returns the process exit status. MCP servers are started first (after
 /// configuration, trust and policy) and shut down on every way out.
@@ -75,6 +30,7 @@ pub async fn run(config: Config) -> i32 {
         config.api_key.is_none() && config.oauth_token.is_some(),
         config.host == HostKind::Terminal,
         &config.home,
+        tools::tool_search::switched_off(),
     ));
     let preconnect = startup::preconnect();
     let lookups = first_party::start(&config.home, &config.model, config.api_key.as_deref());
@@ -86,15 +42,12 @@ pub async fn run(config: Config) -> i32 {
 }
 
 async fn start_mcp(config: &Config) -> Arc<McpRuntime> {
-    let managed = std::env::var_os("CLAUDE_REFERENCE_MANAGED_SETTINGS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(mcp::config::MANAGED_SETTINGS));
     let candidates = mcp::config::load(&mcp::Sources {
         mcp_config: &config.mcp_config,
         strict: config.strict_mcp_config,
         cwd: &config.cwd,
         home: &config.home,
-        managed,
+        managed: crate::environment::managed_settings(),
         child_env: [
             ("CLAUDECODE", "1".to_owned()),
             ("CLAUDE_CODE_ENTRYPOINT", "sdk-cli".to_owned()),
@@ -145,7 +98,9 @@ async fn converse(
             config.format
         },
         session_id: config.session_id.clone(),
-        terminal: terminal.clone(),
+        terminal: terminal
+            .clone()
+            .map(|t| t as Arc<dyn crate::events::Transcript>),
         held: (config.host == HostKind::None).then(Default::default),
         after_results: Default::default(),
     };
@@ -296,7 +251,9 @@ impl<'a> Session<'a> {
                 .collect(),
             follow_up: Vec::new(),
             after_result: Vec::new(),
-            lsp: crate::lsp::LspManager::new(&plugins),
+            lsp: crate::lsp::LspManager::new(
+                plugins.iter().flat_map(|p| p.lsp_servers.clone()).collect(),
+            ),
             brief: brief::Delivery::from_env(&config.base_url, config.oauth_token.clone()),
             host,
             tool_use_id: String::new(),
@@ -365,7 +322,7 @@ impl<'a> Session<'a> {
             init["apiKeySource"] = json!("none");
         }
         init["plugins"] = plugins.iter().map(context::plugins::init_entry).collect();
-        if super::remote::is_remote() {
+        if crate::environment::remote() {
             super::remote::extend_init(&mut init, started, &crate::api::wire::get().entrypoint);
         }
         let mut ctx = ctx;
@@ -407,7 +364,7 @@ impl<'a> Session<'a> {
             instructions.auto_index.as_deref(),
             &instructions.pinned,
             config.attached_project.as_deref(),
-            &today(),
+            &crate::vocab::today(),
         )});
         // A child's first message: the skills, then the context (no budget: its task is no
         // user's prompt).
@@ -429,6 +386,7 @@ impl<'a> Session<'a> {
             first_context: Arc::new(child_first),
             depth: 0,
             runtime: tokio::runtime::Handle::current(),
+            runner: Arc::new(super::child::ChildLoops),
         });
         Session {
             config,
@@ -459,7 +417,7 @@ impl<'a> Session<'a> {
         self.before_first_request(&prompt).await;
         // 2.1.235 announces the session as its first prompt starts, after the start-up requests:
         // a limits change their answers brought is told first.
-        if self.init_owed && super::remote::is_remote() {
+        if self.init_owed && crate::environment::remote() {
             for event in super::remote::opening_events(&self.out.session_id) {
                 self.out.event(&event);
             }
@@ -544,7 +502,7 @@ impl<'a> Session<'a> {
         };
         while let Some(notice) = tokio::task::block_in_place(|| agents.registry.next_notice()) {
             let mut init = self.init.clone();
-            init["uuid"] = json!(super::events::uuid());
+            init["uuid"] = json!(crate::vocab::uuid());
             self.out.event(&init);
             self.origin = Some(json!({"kind": "task-notification"}));
             let text = crate::agents::notification_text(&notice.task);
@@ -566,14 +524,14 @@ impl<'a> Session<'a> {
     }
 
     /// The tools offered in the next request.
-    pub fn offer(&self, lsp: bool) -> tools::Offer {
+    pub fn offer(&self, lsp: bool) -> crate::config::Offer {
         offer(self.config, &self.ctx, lsp)
     }
 }
 
 /// The optional tools on offer now: who can answer for the user and the mode decide some of them.
-fn offer(config: &Config, ctx: &ToolContext, lsp: bool) -> tools::Offer {
-    tools::Offer {
+fn offer(config: &Config, ctx: &ToolContext, lsp: bool) -> crate::config::Offer {
+    crate::config::Offer {
         user: ctx.host.is_some(),
         plan_mode: ctx.permissions.mode == Mode::Plan,
         lsp,
@@ -590,12 +548,12 @@ fn features(config: &Config) -> context::builtins::Features {
         design: config.offer.design,
         design_sync: {
             use crate::design::gates;
-            gates::policy_allows(&config.home, gates::POLICY_KEY)
-                && !gates::essential_traffic_only()
-                && gates::first_party()
+            crate::account::policy::allows(&config.home, gates::POLICY_KEY)
+                && !crate::environment::essential_traffic_only()
+                && crate::environment::first_party()
         },
         artifact: config.offer.artifact,
-        remote: std::env::var("CLAUDE_CODE_REMOTE").is_ok_and(|v| brief::lane::truthy(&v)),
+        remote: crate::environment::remote(),
         heapdump: heapdump_allowed(config),
     }
 }
@@ -604,15 +562,14 @@ fn features(config: &Config) -> context::builtins::Features {
 /// the organization's policy (first party, Anthropic's own API, an API key or a bare OAuth token)
 /// has no cached policy; otherwise the cache decides, or nothing forbids it.
 fn heapdump_allowed(config: &Config) -> bool {
-    use crate::design::gates;
-    let eligible = gates::first_party()
-        && gates::first_party_base_url()
+    let eligible = crate::environment::first_party()
+        && crate::environment::first_party_base_url()
         && (config.api_key.is_some()
             || std::env::var("CLAUDE_CODE_OAUTH_TOKEN").is_ok_and(|t| !t.is_empty()));
-    let cached = gates::config_dir(&config.home)
+    let cached = crate::environment::config_dir(&config.home)
         .join("policy-limits.json")
         .is_file();
-    !eligible || (cached && gates::policy_allows(&config.home, "allow_heap_dump"))
+    !eligible || (cached && crate::account::policy::allows(&config.home, "allow_heap_dump"))
 }
 
 /// The init event's lists: the user's skills lead, the named workflows follow the bundled one.
@@ -658,11 +615,4 @@ fn meta_description(script: &str) -> Option<String> {
         .filter(|c| matches!(c, '\'' | '"' | '`'))?;
     let body = &rest[1..];
     Some(body[..body.find(quote)?].to_owned())
-}
-
-/// Today's date (UTC), `YYYY-MM-DD`: the date part of the events' timestamp.
-fn today() -> String {
-    let mut stamp = super::events::timestamp();
-    stamp.truncate("YYYY-MM-DD".len());
-    stamp
 }

@@ -7,19 +7,19 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use super::events::{uuid, Output};
 use super::prompt;
-use super::session::{Config, Session};
-use super::usage::Usage;
+use super::session::Session;
 use crate::api::wire::{self, Role};
-use crate::api::{ApiError, Client};
+use crate::api::{usage, ApiError, Client, Usage};
 use crate::brief;
+use crate::config::Config;
 use crate::context;
-use crate::host::INTERRUPTED_FOR_TOOL;
+use crate::events::Output;
 use crate::limits;
 use crate::mcp::{self, McpRuntime, McpTool};
 use crate::permissions::Decision;
-use crate::tools::{self, Access, Tool, ToolContext, ToolResult};
+use crate::tools::{self, Tool, ToolContext, ToolResult};
+use crate::vocab::{uuid, Access, Mode, INTERRUPTED_FOR_TOOL};
 
 /// The counters of one prompt.
 pub struct Turn<'s, 'a> {
@@ -82,7 +82,7 @@ impl<'s, 'a> Turn<'s, 'a> {
                         out.event(&Output::with_mcp_meta(event, |name| {
                             let tool = mcp_tools.iter().find(|t| t.wire_name == name)?;
                             let server = mcp.server_display_name(&tool.server)?;
-                            Some((super::events::display_tool_name(&tool.name), server))
+                            Some((crate::events::display_tool_name(&tool.name), server))
                         }))
                     },
                     |retry| out.event(&out.api_retry(retry)),
@@ -310,9 +310,9 @@ impl<'s, 'a> Turn<'s, 'a> {
         let mut r = json!({
             "is_error": f.is_error, "duration_api_ms": self.api_ms, "num_turns": num_turns, "stop_reason": f.stop_reason,
             "session_id": s.out.session_id, "total_cost_usd": self.usage.cost(&config.model), "usage": self.usage.json(),
-            "modelUsage": super::usage::model_usage(), "permission_denials": self.denials,
+            "modelUsage": usage::model_usage(), "permission_denials": self.denials,
             "terminal_reason": f.terminal_reason, "fast_mode_state": "off",
-            "fast_mode_disabled_reason": super::events::fast_mode_disabled_reason(),
+            "fast_mode_disabled_reason": crate::events::fast_mode_disabled_reason(),
         });
         if let Some(origin) = &s.origin {
             r["origin"] = origin.clone();
@@ -345,7 +345,7 @@ impl<'s, 'a> Turn<'s, 'a> {
 /// What closes a tool round besides its results, in 2.1.235's order: planning mode's reminder or
 /// its end, the task-tools nudge when due, then the budget.
 fn round_reminders(s: &mut Session, offered: &[&'static dyn Tool], blocks: &mut Vec<Value>) {
-    let planning = s.ctx.permissions.mode == crate::permissions::Mode::Plan;
+    let planning = s.ctx.permissions.mode == Mode::Plan;
     let mut reminders: Vec<String> = context::reminders::plan_mode(&s.messages, planning)
         .into_iter()
         .collect();
@@ -459,8 +459,8 @@ fn api_failure(
     let result = json!({
         "is_error": true, "duration_api_ms": 0, "num_turns": turns, "stop_reason": "stop_sequence",
         "session_id": out.session_id, "total_cost_usd": 0, "usage": Usage::default().json(),
-        "modelUsage": super::usage::model_usage(), "permission_denials": [], "terminal_reason": "api_error",
-        "fast_mode_state": "off", "fast_mode_disabled_reason": super::events::fast_mode_disabled_reason(),
+        "modelUsage": usage::model_usage(), "permission_denials": [], "terminal_reason": "api_error",
+        "fast_mode_state": "off", "fast_mode_disabled_reason": crate::events::fast_mode_disabled_reason(),
         "subtype": "success", "api_error_status": error.status(),
         "result": text, "type": "result", "duration_ms": started.elapsed().as_millis() as u64, "uuid": uuid(),
     });

@@ -5,20 +5,21 @@
 //! a launch record and the outcome comes back later as a task notification; `run_in_background:
 //! false` waits and returns the completed result.
 
-mod child;
 mod notify;
 pub mod registry;
+mod runner;
 
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use serde_json::Value;
 
-pub use child::{run as run_child, Launch, Outcome};
-pub use notify::{notification_text, Announcer};
+pub use notify::{notification_text, Announcer, Progress};
 pub use registry::{Registry, Status, Task};
+pub use runner::{Launch, Outcome, Runner};
 
-use crate::agent::Config;
+use crate::config::Config;
 use crate::limits;
 
 /// What every loop of a session shares: how to reach the API, the task registry, where events
@@ -35,6 +36,8 @@ pub struct Agents {
     pub depth: u64,
     /// The session's runtime: child loops block on their requests from threads of their own.
     pub runtime: tokio::runtime::Handle,
+    /// What runs a child loop (the agent loop above the tools that launch it).
+    pub runner: Arc<dyn Runner>,
 }
 
 impl Agents {
@@ -44,6 +47,11 @@ impl Agents {
             depth: self.depth + 1,
             ..self.clone()
         }
+    }
+
+    /// Runs a child loop of this session to its end on the calling thread (`Runner::run`).
+    pub fn run(&self, launch: &Launch, history: Vec<Value>, cancel: Arc<AtomicBool>) -> Outcome {
+        self.runner.run(self, launch, history, cancel)
     }
 
     /// Whether a loop at this depth may still launch agents (2.1.235 withdraws the tool).
@@ -58,22 +66,18 @@ impl Agents {
         let uid = unsafe { libc::getuid() };
         std::env::temp_dir()
             .join(format!("claude-{uid}"))
-            .join(crate::tools::cwd_slug(&self.config.cwd))
+            .join(crate::environment::cwd_slug(&self.config.cwd))
             .join(&self.config.session_id)
             .join("tasks")
             .join(format!("{id}.output"))
     }
 }
 
-/// The agent types this agent knows, in the order the refusal lists them (their listing is
-/// `context::builtins::AGENTS`).
-pub const AGENT_TYPES: &[&str] = &[
-    "claude",
-    "Explore",
-    "general-purpose",
-    "Plan",
-    "statusline-setup",
-];
+/// The agent types this agent knows, in the order the refusal lists them: the listing's
+/// (`context::builtins::AGENTS`).
+pub fn agent_types() -> impl Iterator<Item = &'static str> {
+    crate::context::builtins::AGENTS.iter().map(|a| a.name)
+}
 pub const DEFAULT_AGENT_TYPE: &str = "general-purpose";
 /// The type of a workflow's agent() subagents (2.1.235's `agentType` in their meta files).
 pub const WORKFLOW_AGENT_TYPE: &str = "workflow-subagent";
@@ -105,7 +109,7 @@ fn env_at_least_one(name: &str) -> Option<u64> {
 
 /// A new agent id: `a` and 16 hex digits, the shape 2.1.235 gives.
 pub fn new_id() -> String {
-    let hex: String = crate::agent::events::uuid()
+    let hex: String = crate::vocab::uuid()
         .chars()
         .filter(|c| *c != '-')
         .take(16)

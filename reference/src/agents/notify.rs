@@ -7,7 +7,8 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 
 use super::registry::Task;
-use crate::agent::events::{uuid, Output};
+use crate::events::Output;
+use crate::vocab::uuid;
 
 /// The session's event sink, shared by every loop.
 #[derive(Clone)]
@@ -78,7 +79,11 @@ impl Announcer {
         if let Some(error) = task.report.as_ref().and_then(|r| r.error.as_ref()) {
             patch["error"] = json!(error);
         }
-        self.system_after_launch(task, "task_updated", json!({"task_id": task.id, "patch": patch}));
+        self.system_after_launch(
+            task,
+            "task_updated",
+            json!({"task_id": task.id, "patch": patch}),
+        );
         let mut fields = json!({"task_id": task.id, "tool_use_id": task.tool_use_id,
             "status": task.status.notified_as(), "output_file": task.output_file,
             "summary": summary(task)});

@@ -79,7 +79,9 @@ impl Client {
 
     /// A claude.ai login on the first-party API: its responses carry the subscription's limits.
     fn subscriber(&self) -> bool {
-        self.api_key.is_none() && self.oauth_token.is_some() && super::provider::first_party()
+        self.api_key.is_none()
+            && self.oauth_token.is_some()
+            && crate::environment::provider::first_party()
     }
 
     /// host:port of the base URL, as the error texts name the gateway.

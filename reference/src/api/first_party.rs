@@ -37,7 +37,7 @@ pub fn start(home: &Path, model: &str, api_key: Option<&str>) -> Lookups {
     if !wire::get().first_party {
         return lookups;
     }
-    let Ok(oauth) = crate::design::credentials::OAuthConfig::from_env() else {
+    let Ok(oauth) = crate::account::login::OAuthConfig::from_env() else {
         return lookups;
     };
     let base = oauth.base_api_url;
@@ -49,7 +49,7 @@ pub fn start(home: &Path, model: &str, api_key: Option<&str>) -> Lookups {
         }
         request
     };
-    let settings = crate::policy::settings_eligible(home);
+    let settings = crate::account::policy::settings_eligible(home);
     if let Some(key) = api_key {
         if settings {
             lookups.before_title.push(get(
@@ -62,7 +62,7 @@ pub fn start(home: &Path, model: &str, api_key: Option<&str>) -> Lookups {
         }
         return lookups;
     }
-    let Some(login) = crate::design::credentials::login(home) else {
+    let Some(login) = crate::account::login::login(home) else {
         return lookups;
     };
     let bearer = format!("Bearer {}", login.access_token);
@@ -127,7 +127,7 @@ pub fn start(home: &Path, model: &str, api_key: Option<&str>) -> Lookups {
 }
 
 fn organization(home: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(wire::global_config(home)).ok()?;
+    let text = std::fs::read_to_string(crate::environment::global_config(home)).ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
     v["oauthAccount"]["organizationUuid"]
         .as_str()

@@ -39,7 +39,7 @@ fn preconnect_base() -> String {
         .ok()
         .filter(|u| !u.is_empty())
         .or_else(|| {
-            crate::design::credentials::OAuthConfig::from_env()
+            crate::account::login::OAuthConfig::from_env()
                 .ok()
                 .map(|c| c.base_api_url)
         })
@@ -75,6 +75,10 @@ pub fn title_wanted(prompt: &str, interactive: bool) -> bool {
         && text.encode_utf16().count() as u64 >= limits::SESSION_TITLE_MIN_PROMPT.get()
 }
 
+/// The small fast model on Anthropic's own host: 2.1.235 reads WebFetch's pages with it
+/// (exp.webf-1's helper request) and names the session with it.
+pub const HELPER_MODEL: &str = "claude-haiku-4-5-20251001";
+
 /// The small fast model: `ANTHROPIC_SMALL_FAST_MODEL`; on Anthropic's own host (or with
 /// `ANTHROPIC_DEFAULT_HAIKU_MODEL`) the haiku model; elsewhere the session's own model, which a
 /// gateway is sure to serve.
@@ -87,7 +91,7 @@ pub fn small_model(main_model: &str) -> String {
         return model;
     }
     if wire::get().first_party {
-        return crate::web_fetch::apply::HELPER_MODEL.to_owned();
+        return HELPER_MODEL.to_owned();
     }
     main_model.to_owned()
 }
@@ -107,7 +111,7 @@ pub fn title_request(model: &str, session_id: &str, prompt: &str) -> Value {
             {"type": "text", "text": format!("<session>\n{}\n</session>\n\n{TITLE_LANGUAGE}", prompt.trim())},
         ]}],
         "system": [
-            {"type": "text", "text": crate::agent::prompt::identity()},
+            {"type": "text", "text": wire::IDENTITY},
             {"type": "text", "text": TITLE_SYSTEM},
         ],
         "tools": [],

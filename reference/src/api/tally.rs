@@ -43,7 +43,7 @@ pub fn record(model: &str, max_tokens: u64, m: &Message) {
     t.cache_creation += m.cache_creation_input_tokens;
     t.web_searches += m.web_search_requests;
     t.max_tokens = max_tokens;
-    t.cost += crate::agent::usage::request_cost(model, m);
+    t.cost += super::usage::request_cost(model, m);
 }
 
 pub fn snapshot() -> Vec<(String, ModelTotals)> {
@@ -64,7 +64,7 @@ pub fn model_usage(
     context_window: u64,
     cost: impl Fn(&str, &ModelTotals) -> f64,
 ) -> Value {
-    let provider = super::provider::current();
+    let provider = crate::environment::provider::current();
     let mut map = Map::new();
     for (model, t) in tally {
         map.insert(

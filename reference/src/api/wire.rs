@@ -9,6 +9,11 @@ use std::sync::OnceLock;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 
+/// Our identity line (never the real binary's words), which opens `system` after the attribution
+/// line in every request: the session's, an agent's, a helper's.
+pub const IDENTITY: &str =
+    "You are the reference agent of a conformance harness for coding-agent command-line tools.";
+
 /// Which loop a request belongs to: the betas, the attribution and the cache lifetime differ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
@@ -32,7 +37,13 @@ pub struct Wire {
     pub oauth: bool,
     pub device_id: String,
     pub account_uuid: String,
+    /// `ENABLE_TOOL_SEARCH` turns deferral off outright (`tools::tool_search::switched_off`):
+    /// the tool-search beta then stays out of a first-party request that defers nothing.
+    pub tool_search_off: bool,
 }
+
+/// The Messages API beta that deferred tools and `tool_reference` blocks need.
+pub const TOOL_SEARCH_BETA: &str = "advanced-tool-use-2025-11-20";
 
 static WIRE: OnceLock<Wire> = OnceLock::new();
 
@@ -51,13 +62,20 @@ pub fn get() -> &'static Wire {
         oauth: false,
         device_id: "0".repeat(64),
         account_uuid: String::new(),
+        tool_search_off: false,
     })
 }
 
 impl Wire {
     /// The facts of a session against `base_url` with the given credential, reading and (on first
     /// use) writing the device id in the global config under `home`.
-    pub fn for_session(base_url: &str, oauth: bool, interactive: bool, home: &Path) -> Wire {
+    pub fn for_session(
+        base_url: &str,
+        oauth: bool,
+        interactive: bool,
+        home: &Path,
+        tool_search_off: bool,
+    ) -> Wire {
         let entrypoint = std::env::var("CLAUDE_CODE_ENTRYPOINT")
             .ok()
             .filter(|e| !e.is_empty())
@@ -67,12 +85,12 @@ impl Wire {
             entrypoint,
             interactive,
             // `_CLAUDE_CODE_ASSUME_FIRST_PARTY_BASE_URL` counts as Anthropic's host too.
-            first_party: crate::design::gates::first_party()
-                && (first_party_host(base_url) || crate::design::gates::first_party_base_url()),
+            first_party: crate::environment::first_party()
+                && (first_party_host(base_url) || crate::environment::first_party_base_url()),
             // A third-party provider (Bedrock, Vertex, Foundry, …) never gets the claude.ai
             // login: 2.1.235 sends neither its beta nor the hour-long cache (recorded:
             // brief.upload-reasons/provider).
-            oauth: oauth && super::provider::first_party(),
+            oauth: oauth && crate::environment::provider::first_party(),
             device_id: device_id(&config),
             // The account is the claude.ai login's, as `~/.claude.json` records it; an API key
             // or an injected token without a recorded account leaves it empty.
@@ -81,6 +99,7 @@ impl Wire {
             } else {
                 String::new()
             },
+            tool_search_off,
         }
     }
 }
@@ -91,7 +110,7 @@ impl Wire {
 /// so the production login's account and cached flags do not carry over to it (recorded:
 /// design.transport-limits/non-first-party).
 pub fn global_config(home: &Path) -> PathBuf {
-    let legacy = crate::design::gates::config_dir(home).join(".config.json");
+    let legacy = crate::environment::config_dir(home).join(".config.json");
     if legacy.is_file() {
         return legacy;
     }
@@ -296,8 +315,8 @@ pub fn betas(role: Role, body: &Value) -> Vec<String> {
     if wire.interactive {
         list.push("redact-thinking-2026-02-12");
     }
-    let provider = super::provider::current();
-    if provider == super::provider::FIRST_PARTY {
+    let provider = crate::environment::provider::current();
+    if provider == crate::environment::provider::FIRST_PARTY {
         list.push("thinking-token-count-2026-05-13");
     }
     list.push("context-management-2025-06-27");
@@ -308,12 +327,9 @@ pub fn betas(role: Role, body: &Value) -> Vec<String> {
     let deferring = body["tools"]
         .as_array()
         .is_some_and(|tools| tools.iter().any(|t| t["defer_loading"] == true));
-    let offered = wire.first_party
-        && role != Role::Helper
-        && !haiku
-        && !crate::tools::tool_search::switched_off();
+    let offered = wire.first_party && role != Role::Helper && !haiku && !wire.tool_search_off;
     if deferring || offered {
-        list.push(crate::tools::tool_search::API_BETA);
+        list.push(TOOL_SEARCH_BETA);
     }
     if body.pointer("/output_config/format").is_some() {
         list.push("structured-outputs-2025-12-15");
@@ -335,10 +351,7 @@ pub fn betas(role: Role, body: &Value) -> Vec<String> {
 /// The main loop of a claude.ai login caches for an hour (2.1.235's allow-list of query sources;
 /// `FORCE_PROMPT_CACHING_5M` / `ENABLE_PROMPT_CACHING_1H` override it).
 pub fn long_cache(role: Role) -> bool {
-    let on = |k: &str| {
-        std::env::var(k)
-            .is_ok_and(|v| matches!(v.to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on"))
-    };
+    let on = crate::environment::switched_on;
     if on("FORCE_PROMPT_CACHING_5M") {
         return false;
     }

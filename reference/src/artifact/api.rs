@@ -7,7 +7,7 @@
 
 use serde_json::{json, Value};
 
-use crate::design::credentials::OAuthConfig;
+use crate::account::login::OAuthConfig;
 use crate::limits;
 
 pub struct Api {

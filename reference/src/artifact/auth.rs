@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use crate::design::credentials;
+use crate::account::login as credentials;
 
 /// No credential at all: 2.1.235's `GVs`.
 pub const LOGIN_REQUIRED: &str = "Artifacts need a claude.ai login. Run /login and select \"Claude account with subscription\", then retry \u{2014} the \"Anthropic Console account\" option does not provide claude.ai credentials.";
@@ -73,7 +73,7 @@ mod tests {
     }
 
     fn plant_login(home: &Path) {
-        let dir = crate::design::gates::config_dir(home);
+        let dir = crate::environment::config_dir(home);
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(
             dir.join(".credentials.json"),

@@ -15,6 +15,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
+use crate::environment::switched_on;
+
 pub const TOOL_NAME: &str = "Artifact";
 
 /// What this session knows of artifacts: the version it last saw of each, and what it published.
@@ -26,17 +28,11 @@ pub struct Session {
     pub published: HashMap<PathBuf, String>,
 }
 
-fn truthy(name: &str) -> bool {
-    std::env::var(name)
-        .ok()
-        .is_some_and(|v| matches!(v.to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on"))
-}
-
 /// Whether the tool is offered. 2.1.235 withholds it from `-p` sessions unless
 /// `CLAUDE_CODE_ARTIFACT` is set (its `Rip` gate; recon artifact14 exp.art-1), and
 /// `CLAUDE_CODE_DISABLE_ARTIFACT` withdraws it.
 pub fn offered() -> bool {
-    truthy("CLAUDE_CODE_ARTIFACT") && !truthy("CLAUDE_CODE_DISABLE_ARTIFACT")
+    switched_on("CLAUDE_CODE_ARTIFACT") && !switched_on("CLAUDE_CODE_DISABLE_ARTIFACT")
 }
 
 /// Whether a terminal session offers the tool without `CLAUDE_CODE_ARTIFACT`: 2.1.235's gates
@@ -53,27 +49,27 @@ pub fn offered_at_terminal(home: &Path, api_key: bool) -> bool {
             )
         })
     };
-    if truthy("CLAUDE_CODE_DISABLE_ARTIFACT")
+    if switched_on("CLAUDE_CODE_DISABLE_ARTIFACT")
         || off("CLAUDE_CODE_ARTIFACT")
         || api_key
-        || !crate::api::provider::first_party()
-        || crate::design::gates::essential_traffic_only()
+        || !crate::environment::provider::first_party()
+        || crate::environment::essential_traffic_only()
     {
         return false;
     }
-    let Some(login) = crate::design::credentials::login(home) else {
+    let Some(login) = crate::account::login::login(home) else {
         return false;
     };
     let paid = login
         .subscription
         .as_deref()
         .is_none_or(|plan| matches!(plan, "team" | "enterprise" | "pro" | "max"));
-    paid && crate::design::gates::policy_allows(home, "allow_cobalt_plinth")
+    paid && crate::account::policy::allows(home, "allow_cobalt_plinth")
 }
 
 /// The comment actions (2.1.235: `CLAUDE_CODE_ARTIFACT_COMMENTS`, else a feature flag).
 pub fn comments_offered() -> bool {
-    truthy("CLAUDE_CODE_ARTIFACT_COMMENTS")
+    switched_on("CLAUDE_CODE_ARTIFACT_COMMENTS")
 }
 
 /// WebFetch of an artifact URL while the tool is offered: the live version read with the login

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::attachments::Attachment;
-use super::lane::{truthy, Lane, LaneInputs};
+use super::lane::{Lane, LaneInputs};
 use crate::upload::{UploadFailure, Uploader};
 
 /// The managed policy's answer for `allow_send_file`.
@@ -53,31 +53,18 @@ pub struct Delivery {
     pub renders_locally: bool,
 }
 
-/// Providers other than Anthropic's own API, by the switch that selects each.
-pub(crate) const OTHER_PROVIDERS: &[&str] = &[
-    "CLAUDE_CODE_USE_BEDROCK",
-    "CLAUDE_CODE_USE_FOUNDRY",
-    "CLAUDE_CODE_USE_ANTHROPIC_AWS",
-    "CLAUDE_CODE_USE_ANTHROPIC_GOOGLE_CLOUD",
-    "CLAUDE_CODE_USE_MANTLE",
-    "CLAUDE_CODE_USE_VERTEX",
-];
-
 /// Entrypoints whose desktop app can open a local file the upload failed to deliver.
 const DESKTOP_ENTRYPOINTS: &[&str] = &["claude-desktop", "claude-desktop-3p", "local-agent"];
 
 impl Delivery {
     pub fn from_env(base_url: &str, oauth_token: Option<String>) -> Self {
-        let on = |k: &str| std::env::var(k).is_ok_and(|v| truthy(&v));
         let lane = super::lane::select(&LaneInputs::from_env());
         let desktop = std::env::var("CLAUDE_CODE_ENTRYPOINT")
             .is_ok_and(|e| DESKTOP_ENTRYPOINTS.contains(&e.as_str()));
         Delivery {
             lane,
-            first_party: !OTHER_PROVIDERS.iter().any(|k| on(k)),
-            // Any value counts, as 2.1.235 tests the variable (even `0`).
-            essential_traffic_only: std::env::var("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC")
-                .is_ok_and(|v| !v.is_empty()),
+            first_party: crate::environment::first_party(),
+            essential_traffic_only: crate::environment::essential_traffic_only(),
             // An unknown value is refused at startup (`main`): reaching one here is a bug.
             policy: SendFilePolicy::from_setting()
                 .unwrap_or_else(|e| panic!("{e} (refused at startup)")),

@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use crate::environment::truthy;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lane {
     Repl,
@@ -125,14 +127,6 @@ pub fn select(inputs: &LaneInputs) -> Lane {
             None => Lane::None,
         }
     }
-}
-
-/// An environment switch as the real CLI reads one: `1`, `true`, `yes`, `on`.
-pub fn truthy(v: &str) -> bool {
-    matches!(
-        v.trim().to_ascii_lowercase().as_str(),
-        "1" | "true" | "yes" | "on"
-    )
 }
 
 #[cfg(test)]

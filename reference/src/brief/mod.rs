@@ -12,8 +12,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use crate::environment::truthy;
 pub use deliver::Delivery;
-use lane::truthy;
 
 /// The tool's canonical name.
 pub const TOOL: &str = "SendUserMessage";
@@ -62,7 +62,7 @@ pub fn state(flag: bool, home: &Path, cwd: &Path) -> State {
 /// cache with telemetry off only under `CLAUDE_CODE_GB_DISK_CACHE_WHEN_TELEMETRY_OFF`, which the
 /// scenarios set; offline there is no other source, so this agent always reads it.
 fn account_entitled(home: &Path) -> bool {
-    read_json(&crate::api::wire::global_config(home))
+    crate::json::read_file(&crate::environment::global_config(home))
         .is_some_and(|v| v["cachedGrowthBookFeatures"]["tengu_kairos_brief"] == true)
 }
 
@@ -73,12 +73,8 @@ fn default_view_chat(home: &Path, cwd: &Path) -> bool {
         cwd.join(".claude/settings.local.json"),
     ]
     .iter()
-    .filter_map(|p| read_json(p))
+    .filter_map(|p| crate::json::read_file(p))
     .any(|v| v["defaultView"] == "chat")
-}
-
-fn read_json(path: &Path) -> Option<Value> {
-    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
 }
 
 /// The system prompt section of Brief mode, in our own words.

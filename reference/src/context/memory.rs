@@ -9,19 +9,18 @@ use serde_json::Value;
 /// (truthy off, set but falsy forces on), `CLAUDE_CODE_SIMPLE`, a remote session without a
 /// memory directory, then `autoMemoryEnabled` in the user's or the project's settings.
 pub fn dir(home: &Path, cwd: &Path) -> Option<PathBuf> {
-    let truthy = |v: &str| matches!(v, "1" | "true" | "yes" | "on");
     match std::env::var("CLAUDE_CODE_DISABLE_AUTO_MEMORY") {
-        Ok(v) if truthy(&v) => return None,
+        Ok(v) if crate::environment::truthy(&v) => return None,
         Ok(_) => return Some(location(home, cwd)),
         Err(_) => {}
     }
-    if std::env::var("CLAUDE_CODE_SIMPLE").is_ok_and(|v| truthy(&v)) {
+    if crate::environment::switched_on("CLAUDE_CODE_SIMPLE") {
         return None;
     }
     // A remote session keeps no memory unless its host gives it a place (2.1.235's rule;
     // recorded: brief.lanes/env-byoc has no memory_paths).
     let set = |k: &str| std::env::var(k).is_ok_and(|v| !v.is_empty());
-    if std::env::var("CLAUDE_CODE_REMOTE").is_ok_and(|v| crate::brief::lane::truthy(&v))
+    if crate::environment::remote()
         && !set("CLAUDE_CODE_REMOTE_MEMORY_DIR")
         && !set("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE")
     {

@@ -2,10 +2,12 @@
 //! (`skills/<name>/SKILL.md`) and its language servers (`lspServers` inline, as a path, or
 //! `.lsp.json`), as 2.1.235 reads them.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+
+use crate::json;
+use crate::lsp::ServerConfig;
 
 #[derive(Debug, Clone)]
 pub struct Plugin {
@@ -13,18 +15,7 @@ pub struct Plugin {
     pub dir: PathBuf,
     /// The manifest's `version`, when it states one.
     pub version: Option<String>,
-    pub lsp_servers: Vec<LspServerConfig>,
-}
-
-#[derive(Debug, Clone)]
-pub struct LspServerConfig {
-    /// `plugin:<plugin>:<server>`.
-    pub id: String,
-    pub command: String,
-    pub args: Vec<String>,
-    pub env: BTreeMap<String, String>,
-    /// File extension (with the dot) → language id.
-    pub extensions: BTreeMap<String, String>,
+    pub lsp_servers: Vec<ServerConfig>,
 }
 
 /// Loads each plugin directory; a broken one is reported and skipped.
@@ -51,22 +42,24 @@ fn load_one(dir: &Path) -> Result<Plugin, String> {
         .to_owned();
     let mut servers = Vec::new();
     let declared = match &manifest["lspServers"] {
-        Value::Null => read_json(&dir.join(".lsp.json")).into_iter().collect(),
+        Value::Null => json::read_file(&dir.join(".lsp.json"))
+            .into_iter()
+            .collect(),
         Value::Array(items) => items.clone(),
         other => vec![other.clone()],
     };
     for item in declared {
         let map = match item {
-            Value::String(rel) => read_json(&dir.join(rel)).unwrap_or(Value::Null),
+            Value::String(rel) => json::read_file(&dir.join(rel)).unwrap_or(Value::Null),
             other => other,
         };
         for (server, cfg) in map.as_object().into_iter().flatten() {
-            servers.push(LspServerConfig {
+            servers.push(ServerConfig {
                 id: format!("plugin:{name}:{server}"),
                 command: cfg["command"].as_str().unwrap_or_default().to_owned(),
-                args: strings(&cfg["args"]),
-                env: string_map(&cfg["env"]),
-                extensions: string_map(&cfg["extensionToLanguage"]),
+                args: json::strings(&cfg["args"]),
+                env: json::string_map(&cfg["env"]),
+                extensions: json::string_map(&cfg["extensionToLanguage"]),
             });
         }
     }
@@ -88,26 +81,4 @@ pub fn init_entry(plugin: &Plugin) -> Value {
         entry["version"] = serde_json::json!(version);
     }
     entry
-}
-
-fn read_json(path: &Path) -> Option<Value> {
-    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
-}
-
-/// The string members of a JSON object (others are skipped).
-fn string_map(v: &Value) -> BTreeMap<String, String> {
-    v.as_object()
-        .into_iter()
-        .flatten()
-        .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned())))
-        .collect()
-}
-
-fn strings(v: &Value) -> Vec<String> {
-    v.as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .map(str::to_owned)
-        .collect()
 }

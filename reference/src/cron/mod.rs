@@ -19,5 +19,5 @@ pub use store::{Job, NewJob, Store};
 /// CLI reads as true; recorded on 2.1.235: `0` and `false` leave them on). Under tool search they
 /// are deferred (`tools/tool_search`): on offer, out of tools[] until loaded.
 pub fn offered() -> bool {
-    !std::env::var("CLAUDE_CODE_DISABLE_CRON").is_ok_and(|v| crate::brief::lane::truthy(&v))
+    !crate::environment::switched_on("CLAUDE_CODE_DISABLE_CRON")
 }

@@ -10,10 +10,9 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 
-use super::credentials;
 use super::error::DesignError;
-use super::gates;
 use super::state::DesignState;
+use crate::account::login as credentials;
 use crate::limits;
 
 /// The consent bits this version knows.
@@ -103,9 +102,9 @@ impl Account {
     }
 
     fn refused(&self) -> Option<&'static str> {
-        if gates::essential_traffic_only() {
+        if crate::environment::essential_traffic_only() {
             Some("essential-traffic-only")
-        } else if !gates::first_party() {
+        } else if !crate::environment::first_party() {
             Some("data-residency")
         } else {
             None

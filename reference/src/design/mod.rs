@@ -29,7 +29,6 @@ mod wire_tests;
 pub use account::Account;
 pub use card::arguments_line;
 pub use catalog::{client_hints, user_facing_name, Hints};
-pub use credentials::{custom_oauth_url_error, OAuthConfig};
 pub use dispatch::{call, operation, Facts, Flags, Outcome, Service};
 pub use error::DesignError;
 pub use gates::enabled;

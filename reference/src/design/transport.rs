@@ -11,10 +11,10 @@ use futures_util::future::BoxFuture;
 use futures_util::FutureExt;
 use serde_json::Value;
 
-use super::credentials::{self, OAuthConfig};
+use super::credentials;
 use super::error::{redact, DesignError};
-use super::gates;
 use super::signal::Signal;
+use crate::account::login::{self, OAuthConfig};
 use crate::limits;
 
 /// The one host Design is reachable through.
@@ -40,16 +40,14 @@ impl Renew for LoginRenew {
         let (http, config, home) = (self.http.clone(), self.config.clone(), self.home.clone());
         async move {
             let race = limits::DESIGN_AUTH_REFRESH_RACE.duration();
-            let login = credentials::login(&home);
+            let login = login::login(&home);
             if login
                 .as_ref()
                 .is_some_and(|l| l.access_token == rejected && l.refresh_token.is_some())
             {
-                let _ = tokio::time::timeout(
-                    race,
-                    credentials::refresh(&http, &config, &home, &rejected),
-                )
-                .await;
+                let _ =
+                    tokio::time::timeout(race, login::refresh(&http, &config, &home, &rejected))
+                        .await;
             }
             let now = credentials::design_token(&home).ok();
             now.filter(|t| *t != rejected)
@@ -214,13 +212,13 @@ impl Transport {
         if self.check_allowlist && !first_party_url(&self.base) {
             return Err(DesignError::Plain(OFF_ALLOWLIST.into()));
         }
-        if gates::essential_traffic_only() {
+        if crate::environment::essential_traffic_only() {
             return Err(DesignError::tool(
                 "Claude Design unavailable: essential-traffic-only",
                 "design_tool_policy_refused",
             ));
         }
-        if !gates::first_party() {
+        if !crate::environment::first_party() {
             return Err(DesignError::tool(
                 "Claude Design unavailable: data-residency",
                 "design_tool_policy_refused",

@@ -14,9 +14,10 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
 
-use super::{Ask, Host, Reply};
-use crate::agent::events::{print_line, uuid};
-use crate::permissions::Mode;
+use crate::events::print_line;
+use crate::tools::Host;
+use crate::vocab::{uuid, Mode};
+use crate::vocab::{Ask, Reply};
 
 /// The model's text when the host's answer is neither a valid allow nor a valid deny.
 pub const INVALID_ANSWER: &str = "The canUseTool callback returned an invalid permission result. Expected {behavior: 'allow', updatedInput?: object} or {behavior: 'deny', message: string}.";
@@ -239,7 +240,7 @@ mod tests {
 
     #[test]
     fn a_safety_check_is_marked_for_a_person_and_keys_keep_their_order() {
-        let prompt = crate::permissions::Prompt {
+        let prompt = crate::vocab::Prompt {
             reason: Some("outside".into()),
             reason_type: Some("safetyCheck"),
             ..Default::default()

@@ -9,8 +9,9 @@
 use std::io::Write;
 use std::sync::Mutex;
 
-use super::{Ask, Host, Reply};
-use crate::permissions::Mode;
+use crate::tools::Host;
+use crate::vocab::Mode;
+use crate::vocab::{Ask, Reply};
 
 mod cards;
 
@@ -261,6 +262,12 @@ impl Drop for Terminal {
                 libc::tcsetattr(0, libc::TCSANOW, saved);
             }
         }
+    }
+}
+
+impl crate::events::Transcript for Terminal {
+    fn line(&self, line: &str) {
+        Terminal::line(self, line);
     }
 }
 

@@ -1,6 +1,6 @@
 //! One language server process and the manager that starts them per file extension.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -9,8 +9,6 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::context::plugins::{LspServerConfig, Plugin};
-
 /// How long a server gets to answer one request.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -18,8 +16,20 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 /// unbounded one (`Content-Length: 99999999999`) would be allocated before a byte of it is read.
 pub const MAX_FRAME_BYTES: usize = 64 << 20;
 
+/// One language server a plugin declares (`lspServers`).
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// `plugin:<plugin>:<server>`.
+    pub id: String,
+    pub command: String,
+    pub args: Vec<String>,
+    pub env: BTreeMap<String, String>,
+    /// File extension (with the dot) → language id.
+    pub extensions: BTreeMap<String, String>,
+}
+
 pub struct ServerHandle {
-    config: LspServerConfig,
+    config: ServerConfig,
     child: Child,
     stdin: ChildStdin,
     incoming: mpsc::Receiver<Value>,
@@ -29,14 +39,15 @@ pub struct ServerHandle {
 
 #[derive(Default)]
 pub struct LspManager {
-    configs: Vec<LspServerConfig>,
+    configs: Vec<ServerConfig>,
     running: HashMap<String, ServerHandle>,
 }
 
 impl LspManager {
-    pub fn new(plugins: &[Plugin]) -> Self {
+    /// A manager of `configs`, none of them started yet.
+    pub fn new(configs: Vec<ServerConfig>) -> Self {
         LspManager {
-            configs: plugins.iter().flat_map(|p| p.lsp_servers.clone()).collect(),
+            configs,
             running: HashMap::new(),
         }
     }
@@ -93,7 +104,7 @@ impl LspManager {
 }
 
 impl ServerHandle {
-    fn start(config: LspServerConfig, cwd: &Path) -> Result<Self, String> {
+    fn start(config: ServerConfig, cwd: &Path) -> Result<Self, String> {
         let mut child = Command::new(&config.command)
             .args(&config.args)
             .envs(&config.env)

@@ -5,4 +5,6 @@
 mod client;
 pub mod format;
 
-pub use client::{file_uri as format_uri, read_frame, LspManager, ServerHandle, MAX_FRAME_BYTES};
+pub use client::{
+    file_uri as format_uri, read_frame, LspManager, ServerConfig, ServerHandle, MAX_FRAME_BYTES,
+};

@@ -11,9 +11,6 @@ use serde_json::Value;
 
 use super::transport::{HttpSpec, StdioSpec};
 
-/// Where managed settings live on Linux.
-pub const MANAGED_SETTINGS: &str = "/etc/claude-code/managed-settings.json";
-
 #[derive(Debug, Clone)]
 pub enum ServerKind {
     Stdio(StdioSpec),

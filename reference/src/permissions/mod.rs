@@ -13,49 +13,7 @@ use serde_json::{json, Value};
 
 pub use rules::{Destination, Rule, Rules};
 
-use crate::tools::Access;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    Default,
-    AcceptEdits,
-    BypassPermissions,
-    Plan,
-    DontAsk,
-}
-
-impl Mode {
-    /// As the real binary lists them (it also accepts `default`, unlisted).
-    pub const CHOICES: &'static [&'static str] = &[
-        "acceptEdits",
-        "auto",
-        "bypassPermissions",
-        "manual",
-        "dontAsk",
-        "plan",
-    ];
-
-    pub fn parse(s: &str) -> Option<Mode> {
-        Some(match s {
-            "default" | "manual" | "auto" => Mode::Default,
-            "acceptEdits" => Mode::AcceptEdits,
-            "bypassPermissions" => Mode::BypassPermissions,
-            "plan" => Mode::Plan,
-            "dontAsk" => Mode::DontAsk,
-            _ => return None,
-        })
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Mode::Default => "default",
-            Mode::AcceptEdits => "acceptEdits",
-            Mode::BypassPermissions => "bypassPermissions",
-            Mode::Plan => "plan",
-            Mode::DontAsk => "dontAsk",
-        }
-    }
-}
+use crate::vocab::{Access, Mode, Prompt};
 
 pub enum Decision {
     Allow,
@@ -80,20 +38,6 @@ pub enum RefusalKind {
     Denied(&'static str),
     /// Nobody could be asked (`-p`): a denial the model reads as the user's rejection.
     Unanswered,
-}
-
-/// What the user is asked about a call, as the control protocol's `can_use_tool` carries it.
-#[derive(Debug, Clone, Default)]
-pub struct Prompt {
-    /// The refusal's text when nobody can be asked.
-    pub unanswered: String,
-    /// What "allow always" could keep (`permission_suggestions`).
-    pub suggestions: Vec<Value>,
-    pub blocked_path: Option<PathBuf>,
-    pub reason: Option<String>,
-    pub reason_type: Option<&'static str>,
-    /// What the tool's own check says on the card (a ClaudeDesign consent or grant text).
-    pub message: Option<String>,
 }
 
 /// A tool's own permission verdict (2.1.235's `checkPermissions`), taken after the deny and ask

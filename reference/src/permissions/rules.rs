@@ -129,7 +129,7 @@ impl Rules {
             (cwd.join(".claude/settings.local.json"), cwd.to_owned()),
         ];
         for (i, (file, root)) in files.iter().enumerate() {
-            let Some(settings) = read_json(file) else {
+            let Some(settings) = crate::json::read_file(file) else {
                 continue;
             };
             let list = |name: &str| -> Vec<String> {
@@ -187,13 +187,9 @@ impl Rules {
 
 /// Whether the user accepted the trust dialog for `cwd` (`~/.claude.json`).
 fn trusted(cwd: &Path, home: &Path) -> bool {
-    read_json(&home.join(".claude.json")).is_some_and(|state| {
+    crate::json::read_file(&home.join(".claude.json")).is_some_and(|state| {
         state["projects"][cwd.display().to_string().as_str()]["hasTrustDialogAccepted"] == true
     })
-}
-
-fn read_json(path: &Path) -> Option<Value> {
-    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
 }
 
 /// Adds `rules` to the allow list of `destination`'s settings file (created when missing,
@@ -208,7 +204,7 @@ pub fn persist(
     let Some(file) = destination.file(cwd, home) else {
         return Ok(());
     };
-    let mut settings = read_json(&file).unwrap_or_else(|| json!({}));
+    let mut settings = crate::json::read_file(&file).unwrap_or_else(|| json!({}));
     if !settings["permissions"].is_object() {
         settings["permissions"] = json!({});
     }

@@ -12,7 +12,7 @@ use reqwest::Method;
 use serde_json::{json, Value};
 
 use super::auth::Credential;
-use crate::design::credentials::{self, OAuthConfig};
+use crate::account::login::{self as credentials, OAuthConfig};
 use crate::limits;
 
 const SESSION_ROUTE: &str = "/v2/ccr-sessions/-/chat-project";
@@ -81,7 +81,7 @@ pub struct Api {
 
 /// The account's organization as `~/.claude.json` records it.
 fn organization(home: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(crate::api::wire::global_config(home)).ok()?;
+    let text = std::fs::read_to_string(crate::environment::global_config(home)).ok()?;
     let v: Value = serde_json::from_str(&text).ok()?;
     v["oauthAccount"]["organizationUuid"]
         .as_str()

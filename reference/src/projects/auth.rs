@@ -8,8 +8,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use crate::design::credentials::{self, Login, OAuthConfig, RefreshFailure};
-use crate::design::gates;
+use crate::account::login::{self as credentials, Login, OAuthConfig, RefreshFailure};
 
 pub const READ_SCOPE: &str = "user:projects:read";
 pub const WRITE_SCOPE: &str = "user:projects:write";
@@ -120,13 +119,13 @@ pub fn session_token() -> Option<String> {
 /// The credential for a Projects call, refreshing the login once to add the project scopes when
 /// it lacks them.
 pub async fn credential(home: &Path) -> Result<Credential, Unavailable> {
-    if !gates::policy_allows(home, POLICY_KEY) {
+    if !crate::account::policy::allows(home, POLICY_KEY) {
         return Err(Reason::PolicyDisabled.into());
     }
-    if !gates::first_party() {
+    if !crate::environment::first_party() {
         return Err(Reason::WrongProvider.into());
     }
-    if gates::essential_traffic_only() {
+    if crate::environment::essential_traffic_only() {
         return Err(Reason::EssentialTrafficOnly.into());
     }
     if let Some(token) = session_token() {
@@ -213,7 +212,7 @@ impl CredentialsLock {
     /// Waits up to a second for the lock; `None` when another process keeps it.
     fn acquire(home: &Path) -> Option<Self> {
         use std::os::fd::AsRawFd;
-        let dir = gates::config_dir(home);
+        let dir = crate::environment::config_dir(home);
         std::fs::create_dir_all(&dir).ok()?;
         let file = std::fs::OpenOptions::new()
             .create(true)

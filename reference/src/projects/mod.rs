@@ -26,7 +26,7 @@ pub fn attached() -> Option<String> {
 
 /// Whether the tool is offered: the organization's policy allows it and a Project is attached.
 pub fn enabled(home: &Path) -> bool {
-    crate::design::gates::policy_allows(home, auth::POLICY_KEY) && attached().is_some()
+    crate::account::policy::allows(home, auth::POLICY_KEY) && attached().is_some()
 }
 
 /// The precondition a call without a Project fails.

@@ -79,10 +79,10 @@ impl Tool for Agent {
             .as_str()
             .unwrap_or(agents::DEFAULT_AGENT_TYPE)
             .to_owned();
-        if !agents::AGENT_TYPES.contains(&agent_type.as_str()) {
+        if !agents::agent_types().any(|t| t == agent_type) {
             return Err(ToolError::plain(format!(
                 "Agent type '{agent_type}' not found. Available agents: {}",
-                agents::AGENT_TYPES.join(", ")
+                agents::agent_types().collect::<Vec<_>>().join(", ")
             )));
         }
         let isolation = input["isolation"].as_str();
@@ -148,7 +148,7 @@ impl Tool for Agent {
             in_background(child, launch.clone(), Vec::new(), task.cancel);
             return Ok(launched(&agents, &launch));
         }
-        let outcome = agents::run_child(&child, &launch, Vec::new(), task.cancel);
+        let outcome = child.run(&launch, Vec::new(), task.cancel);
         let usage = outcome.usage;
         let tokens = context_tokens(&usage);
         let text = outcome.text.clone();
@@ -187,13 +187,13 @@ pub fn in_background(
     cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
 ) {
     std::thread::spawn(move || {
-        let outcome = agents::run_child(&child, &launch, history, cancel);
+        let outcome = child.run(&launch, history, cancel);
         settle(&child, &launch.id, outcome);
     });
 }
 
 /// An agent's tokens as 2.1.235 counts them: everything its last answer's context held.
-fn context_tokens(usage: &crate::agent::usage::Usage) -> u64 {
+fn context_tokens(usage: &crate::api::Usage) -> u64 {
     usage.input + usage.output + usage.cache_read + usage.cache_creation
 }
 
@@ -212,7 +212,9 @@ pub fn settle(agents: &Agents, id: &str, outcome: Outcome) -> agents::Task {
         .finish(id, ending)
         .expect("a launched task is registered");
     if task.background {
-        agents.announce.running_after(&task, &agents.registry.running());
+        agents
+            .announce
+            .running_after(&task, &agents.registry.running());
     }
     agents.announce.ended(&task);
     task

@@ -8,11 +8,11 @@ use serde_json::{json, Value};
 
 use super::schema::{self, Issue};
 use super::{object_schema, Access, Tool, ToolContext, ToolError, ToolOutput};
-use crate::host::Reply;
 use crate::limits::{
     TOOLS_ASK_USER_HEADER_MAX, TOOLS_ASK_USER_OPTIONS_MAX, TOOLS_ASK_USER_OPTIONS_MIN,
     TOOLS_ASK_USER_QUESTIONS_MAX, TOOLS_ASK_USER_QUESTIONS_MIN,
 };
+use crate::vocab::Reply;
 
 pub struct AskUserQuestion;
 

@@ -9,11 +9,11 @@ use std::sync::{Mutex, OnceLock};
 use serde_json::{json, Value};
 
 use super::{block_on, object_schema, Access, Tool, ToolContext, ToolError, ToolOutput};
-use crate::design::{
-    self, Account, Facts, Flags, OAuthConfig, Service, Signal, Transport, Verdict,
-};
+use crate::account::login::OAuthConfig;
+use crate::design::{self, Account, Facts, Flags, Service, Signal, Transport, Verdict};
 use crate::limits::{self, Limit};
-use crate::permissions::{Mode, ToolCheck};
+use crate::permissions::ToolCheck;
+use crate::vocab::Mode;
 
 pub struct ClaudeDesign;
 

@@ -17,7 +17,8 @@ use serde_json::{json, Value};
 use super::{block_on, object_schema, Access, Tool, ToolContext, ToolError, ToolOutput};
 use crate::design::gates;
 use crate::limits::{self, Limit};
-use crate::permissions::{Mode, ToolCheck};
+use crate::permissions::ToolCheck;
+use crate::vocab::Mode;
 
 pub struct DesignSync;
 
@@ -46,9 +47,9 @@ const FEATURE_FLAG: &str = "tengu_slate_quill";
 /// `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC`; absent with it, under Foundry
 /// (brief.upload-reasons/provider) and with `allow_design_sync` denied (design.gates/policy).
 pub fn offered(home: &Path) -> bool {
-    gates::policy_allows(home, gates::POLICY_KEY)
-        && !gates::essential_traffic_only()
-        && (gates::first_party() || gates::feature_on(home, FEATURE_FLAG))
+    crate::account::policy::allows(home, gates::POLICY_KEY)
+        && !crate::environment::essential_traffic_only()
+        && (crate::environment::first_party() || crate::environment::feature_on(home, FEATURE_FLAG))
 }
 
 /// The fields a method needs present, and those it needs present and non-empty.

@@ -135,7 +135,7 @@ impl Tool for ReadMcpResource {
             }
             Err(e) => return Err(ToolError::plain(e.to_string())),
         };
-        let dir = super::persist_project_dir(&ctx.home, &ctx.cwd)
+        let dir = crate::environment::project_dir(&ctx.home, &ctx.cwd)
             .join(&ctx.session_id)
             .join("tool-results");
         let contents: Vec<Value> = result["contents"]

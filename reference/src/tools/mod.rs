@@ -47,31 +47,15 @@ use serde_json::Value;
 
 pub use claude_design::slash_command as design_command;
 pub use file_state::FileState;
-pub use persist::{cwd_slug, project_dir as persist_project_dir};
 pub use pipeline::{parsed_input, run_tool, ToolResult};
 pub use surface::{background_tasks, blanket_rules, fork_subagent, only_list};
 pub use tasks::reminder_lines as task_reminder_lines;
 
-use crate::host::Host;
+use crate::config::Offer;
 use crate::limits::Limit;
-use crate::permissions::{Mode, Permissions};
-
-/// What a call does to the world, for the permission decision.
-pub enum Access {
-    ReadFile(PathBuf),
-    /// `verb` completes "cannot be …" in the deny-rule message: `edited` or `written`.
-    WriteFile {
-        path: PathBuf,
-        verb: &'static str,
-    },
-    Execute(String),
-    /// A tool of an MCP server, by its wire name.
-    Mcp(String),
-    /// Only the session's own state (the todo list).
-    Session,
-    /// The tool decides itself (`Tool::check_permissions`), after the deny and ask rules.
-    Checked,
-}
+use crate::permissions::Permissions;
+pub use crate::vocab::{Access, Failure, ToolError};
+use crate::vocab::{Ask, Mode, Prompt, Reply};
 
 /// State a tool may read or change, owned by the session.
 pub struct ToolContext {
@@ -150,7 +134,7 @@ impl ToolContext {
             skills: Vec::new(),
             follow_up: Vec::new(),
             after_result: Vec::new(),
-            lsp: crate::lsp::LspManager::new(&[]),
+            lsp: crate::lsp::LspManager::default(),
             brief: crate::brief::Delivery::from_env(&config.base_url, config.oauth_token.clone()),
             host: None,
             tool_use_id: String::new(),
@@ -181,18 +165,13 @@ impl ToolContext {
 
     /// Puts a question only a person can answer to the host (AskUserQuestion, ExitPlanMode);
     /// `no_one` is the error when nobody can answer in this session.
-    pub fn ask_user(
-        &self,
-        tool: &str,
-        input: &Value,
-        no_one: &str,
-    ) -> Result<crate::host::Reply, ToolError> {
+    pub fn ask_user(&self, tool: &str, input: &Value, no_one: &str) -> Result<Reply, ToolError> {
         let host = self
             .host
             .clone()
             .ok_or_else(|| ToolError::wrapped(no_one))?;
-        let prompt = crate::permissions::Prompt::default();
-        Ok(host.ask(&crate::host::Ask {
+        let prompt = Prompt::default();
+        Ok(host.ask(&Ask {
             tool,
             input,
             tool_use_id: &self.tool_use_id,
@@ -232,57 +211,10 @@ impl ToolOutput {
     }
 }
 
-/// A failed call. `wrap` puts the message in `<tool_use_error>` tags, as most failures are.
-#[derive(Debug)]
-pub struct ToolError {
-    pub message: String,
-    pub wrap: bool,
-    /// The `tool_use_result` when it is not `Error: <message>`.
-    pub structured: Option<String>,
-    pub kind: Failure,
-}
-
-/// Why a call did not do its work.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Failure {
-    /// It failed.
-    Error,
-    /// The user refused it (a denial: counted, no event).
-    Denied,
-    /// The user refused it and stopped the turn.
-    Interrupted,
-}
-
-impl ToolError {
-    pub fn wrapped(message: impl Into<String>) -> Self {
-        ToolError {
-            message: message.into(),
-            wrap: true,
-            structured: None,
-            kind: Failure::Error,
-        }
-    }
-    pub fn plain(message: impl Into<String>) -> Self {
-        ToolError {
-            wrap: false,
-            ..ToolError::wrapped(message)
-        }
-    }
-    /// The user said no, and why.
-    pub fn denied(message: impl Into<String>) -> Self {
-        ToolError {
-            kind: Failure::Denied,
-            ..ToolError::plain(message)
-        }
-    }
-    /// The user said no and stopped the turn.
-    pub fn interrupted() -> Self {
-        ToolError {
-            kind: Failure::Interrupted,
-            structured: Some("User rejected tool use".into()),
-            ..ToolError::plain(crate::host::REJECTED)
-        }
-    }
+/// Who answers for the user: the SDK host over the control protocol or a person at a terminal
+/// (`crate::host`). The tools own this trait, so they ask without importing who answers.
+pub trait Host: Send + Sync {
+    fn ask(&self, ask: &Ask) -> Reply;
 }
 
 pub trait Tool: Sync {
@@ -329,67 +261,6 @@ pub trait Tool: Sync {
         crate::permissions::ToolCheck::Allow
     }
     fn call(&self, input: &Value, ctx: &mut ToolContext) -> Result<ToolOutput, ToolError>;
-}
-
-/// Which optional built-in tools a session offers.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Offer {
-    /// `--allowedTools` names Glob or Grep.
-    pub search_tools: bool,
-    /// TodoWrite: on when the task tools are switched off (`CLAUDE_CODE_ENABLE_TASKS=0`), as
-    /// 2.1.235 swaps them.
-    pub todo: bool,
-    /// TaskCreate, TaskGet, TaskList, TaskUpdate: the other side of that switch.
-    pub tasks: bool,
-    /// NotebookEdit (deferred under tool search: on offer, out of tools[] until loaded).
-    pub notebook: bool,
-    /// LSP: registered once a language server is (from request 2 on, as in 2.1.235).
-    pub lsp: bool,
-    /// SendUserMessage: Brief mode is on.
-    pub brief: bool,
-    /// SendUserFile: a remote surface (`send_user_file::offered`).
-    pub send_user_file: bool,
-    /// AskUserQuestion, EnterPlanMode, ExitPlanMode: someone can answer (a host with a
-    /// permission-prompt tool, or a terminal).
-    pub user: bool,
-    /// Plan mode: the file-changing tools are withdrawn (seed 004).
-    pub plan_mode: bool,
-    /// ClaudeDesign: its four gates passed (seed 000).
-    pub design: bool,
-    /// Projects: a Project is attached and the policy allows it (seed 000 part B).
-    pub projects: bool,
-    /// DesignSync: 2.1.235's `design_sync::offered` (beyond the seeds); deferred under tool
-    /// search.
-    pub design_sync: bool,
-    /// EnterWorktree and ExitWorktree (deferred under tool search).
-    pub worktree: bool,
-    /// CronCreate, CronDelete, CronList: on unless switched off (seed 004 §Cron); deferred under
-    /// tool search.
-    pub cron: bool,
-    /// Workflow: on unless switched off (`CLAUDE_CODE_DISABLE_WORKFLOWS`, managed
-    /// `disableWorkflows`), as 2.1.235 withdraws it.
-    pub workflow: bool,
-    /// ToolSearch: tool search is on (`ENABLE_TOOL_SEARCH`); the deferred tools stay on offer
-    /// but out of tools[] until loaded.
-    pub tool_search: bool,
-    /// ListMcpResourcesTool, ReadMcpResourceTool, ReadMcpResourceDirTool: a connected MCP server
-    /// declares resources.
-    pub mcp_resources: bool,
-    /// Artifact: `CLAUDE_CODE_ARTIFACT` asks for it (seed 004 §Artifact).
-    pub artifact: bool,
-    /// 2.1.235's fork-subagent mode: on at a terminal, or with `CLAUDE_CODE_FORK_SUBAGENT` (see
-    /// `fork_subagent`); Agent then has no `run_in_background`.
-    pub fork_subagent: bool,
-    /// Background tasks are allowed (`CLAUDE_CODE_DISABLE_BACKGROUND_TASKS` unset); without
-    /// them Agent has no `run_in_background` either.
-    pub background_tasks: bool,
-    /// `--tools`: only these built-ins (by name or alias) are on offer; `None` for all of them.
-    /// Naming Glob or Grep offers it, as `--allowedTools` does.
-    pub only: Option<&'static [String]>,
-    /// Tools a blanket `--disallowedTools` rule (a name without a pattern) takes out of tools[],
-    /// as 2.1.235 does (recorded: tools.surface/disallowed); a rule with a pattern leaves the
-    /// tool on offer and only refuses matching calls.
-    pub denied: &'static [String],
 }
 
 /// The built-in tools in the order `tools[]` lists them (alphabetical, as the real binary does).

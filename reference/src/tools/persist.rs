@@ -3,21 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::environment::project_dir;
 use crate::limits;
-
-/// `~/.claude/projects/<cwd with / as ->`: the per-project folder the CLI keeps session files in.
-pub fn project_dir(home: &Path, cwd: &Path) -> PathBuf {
-    home.join(".claude/projects").join(cwd_slug(cwd))
-}
-
-/// A directory as one path segment: every character but ASCII letters and digits becomes `-`.
-pub fn cwd_slug(cwd: &Path) -> String {
-    cwd.display()
-        .to_string()
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect()
-}
 
 /// Saves `content` under the session's tool-results; the preview the model sees, and the file
 /// (Bash names it in its structured result). `name` names the file (2.1.235 uses the tool_use id

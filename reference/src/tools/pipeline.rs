@@ -7,8 +7,8 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use super::{persist, schema, Access, Failure, Tool, ToolContext, ToolError};
-use crate::host::{Ask, Reply};
-use crate::permissions::{Decision, Mode, Prompt, RefusalKind, PLAN_MODE_REFUSAL};
+use crate::permissions::{Decision, RefusalKind, PLAN_MODE_REFUSAL};
+use crate::vocab::{Ask, Mode, Prompt, Reply};
 
 pub struct ToolResult {
     pub tool_use_id: String,

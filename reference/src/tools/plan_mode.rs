@@ -6,8 +6,7 @@
 use serde_json::{json, Value};
 
 use super::{Access, Tool, ToolContext, ToolError, ToolOutput};
-use crate::host::Reply;
-use crate::permissions::Mode;
+use crate::vocab::{Mode, Reply};
 
 pub struct EnterPlanMode;
 pub struct ExitPlanMode;

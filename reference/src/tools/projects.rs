@@ -103,7 +103,7 @@ impl Tool for Projects {
         let project =
             projects::attached().ok_or_else(|| ToolError::plain(projects::NOT_ATTACHED))?;
         let downloads = dispatch::Downloads {
-            dir: super::persist::project_dir(&ctx.home, &ctx.cwd)
+            dir: crate::environment::project_dir(&ctx.home, &ctx.cwd)
                 .join(&ctx.session_id)
                 .join("tool-results"),
         };

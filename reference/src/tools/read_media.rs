@@ -200,7 +200,7 @@ fn read_pages(
             "Path is not a regular file: {shown}"
         )));
     }
-    let dir = super::persist_project_dir(&ctx.home, &ctx.cwd)
+    let dir = crate::environment::project_dir(&ctx.home, &ctx.cwd)
         .join(&ctx.session_id)
         .join("tool-results")
         .join(format!("pdf-{}", uuid::Uuid::new_v4()));

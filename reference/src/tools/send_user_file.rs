@@ -17,10 +17,11 @@ pub const NAME: &str = "SendUserFile";
 /// session runs on a remote surface (`CLAUDE_CODE_REMOTE_ENVIRONMENT_TYPE` or
 /// `CLAUDE_CODE_REMOTE`). Its flag `tengu_send_user_file` defaults on and is not read here.
 pub fn offered(home: &std::path::Path) -> bool {
-    use crate::design::gates;
     let remote = std::env::var("CLAUDE_CODE_REMOTE_ENVIRONMENT_TYPE").is_ok_and(|v| !v.is_empty())
-        || std::env::var("CLAUDE_CODE_REMOTE").is_ok_and(|v| crate::brief::lane::truthy(&v));
-    remote && gates::first_party() && gates::policy_allows(home, "allow_send_file")
+        || crate::environment::remote();
+    remote
+        && crate::environment::first_party()
+        && crate::account::policy::allows(home, "allow_send_file")
 }
 
 impl Tool for SendUserFile {

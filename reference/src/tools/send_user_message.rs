@@ -71,7 +71,7 @@ impl Tool for SendUserMessage {
         if !attached.is_empty() {
             structured["attachments"] = attached.iter().map(|a| a.json()).collect();
         }
-        structured["sentAt"] = json!(crate::agent::events::timestamp());
+        structured["sentAt"] = json!(crate::vocab::timestamp());
         if rendered_locally {
             structured["rendered_locally"] = json!(true);
         }

@@ -51,20 +51,15 @@ pub fn fork_subagent(interactive: bool) -> bool {
         return false;
     }
     match var("CLAUDE_CODE_FORK_SUBAGENT").as_str() {
-        "0" | "false" | "no" | "off" => false,
-        "1" | "true" | "yes" | "on" => true,
+        v if crate::environment::falsy(v) => false,
+        v if crate::environment::truthy(v) => true,
         _ => interactive,
     }
 }
 
 /// `CLAUDE_CODE_DISABLE_BACKGROUND_TASKS` leaves background tasks on.
 pub fn background_tasks() -> bool {
-    !std::env::var("CLAUDE_CODE_DISABLE_BACKGROUND_TASKS").is_ok_and(|v| {
-        matches!(
-            v.trim().to_ascii_lowercase().as_str(),
-            "1" | "true" | "yes" | "on"
-        )
-    })
+    !crate::environment::switched_on("CLAUDE_CODE_DISABLE_BACKGROUND_TASKS")
 }
 
 #[cfg(test)]

@@ -163,7 +163,7 @@ fn helper_request(model: &str, session_id: &str, query: &str, input: &Value) -> 
             {"type": "text", "text": format!("{HELPER_USER}{query}")},
         ]}],
         "system": [
-            {"type": "text", "text": crate::agent::prompt::identity()},
+            {"type": "text", "text": crate::api::wire::IDENTITY},
             {"type": "text", "text": HELPER_SYSTEM},
         ],
         "tools": [server_tool],

@@ -13,7 +13,8 @@ use serde_json::{json, Value};
 use super::schema::Issue;
 use super::{Access, Tool, ToolContext, ToolError, ToolOutput};
 use crate::permissions::rules::Rule;
-use crate::permissions::{Mode, ToolCheck};
+use crate::permissions::ToolCheck;
+use crate::vocab::Mode;
 use crate::workflow::{journal::Journal, named, report, run, script, spawn, store};
 
 pub struct Workflow;

@@ -9,7 +9,8 @@ use serde_json::{json, Map, Value};
 
 use super::schema::Issue;
 use super::{object_schema, Access, Tool, ToolContext, ToolError, ToolOutput};
-use crate::permissions::{Mode, ToolCheck};
+use crate::permissions::ToolCheck;
+use crate::vocab::Mode;
 use crate::worktree::{self, repo, Active};
 
 pub struct EnterWorktree;

@@ -5,10 +5,9 @@
 use serde_json::{json, Value};
 
 use super::TRUNCATED;
+use crate::api::startup::HELPER_MODEL;
 use crate::limits;
 
-/// The model 2.1.235 reads pages with (exp.webf-1's helper request).
-pub const HELPER_MODEL: &str = "claude-haiku-4-5-20251001";
 /// What the result says when the helper answered without text.
 pub const NO_RESPONSE: &str = "No response from model";
 

@@ -18,12 +18,10 @@ pub fn offered() -> bool {
     if std::env::var_os("CLAUDE_CODE_DISABLE_WORKFLOWS").is_some_and(|v| !v.is_empty()) {
         return false;
     }
-    let managed = std::env::var_os("CLAUDE_REFERENCE_MANAGED_SETTINGS")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| crate::mcp::config::MANAGED_SETTINGS.into());
-    let settings: serde_json::Value = std::fs::read_to_string(managed)
-        .ok()
-        .and_then(|text| serde_json::from_str(&text).ok())
-        .unwrap_or_default();
+    let settings: serde_json::Value =
+        std::fs::read_to_string(crate::environment::managed_settings())
+            .ok()
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .unwrap_or_default();
     settings["disableWorkflows"] != serde_json::Value::Bool(true)
 }

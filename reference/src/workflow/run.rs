@@ -158,7 +158,7 @@ fn finish(agents: &Agents, launch: &Launch, ran: Ran) {
         &agents.config.session_id,
     );
     let mut record = json!({
-        "runId": launch.run_id, "timestamp": crate::agent::events::timestamp(),
+        "runId": launch.run_id, "timestamp": crate::vocab::timestamp(),
         "taskId": launch.task_id, "script": launch.script, "scriptPath": launch.script_path,
     });
     if let Some(args) = &launch.args {
@@ -197,7 +197,9 @@ fn finish(agents: &Agents, launch: &Launch, ran: Ran) {
     };
     set_active(&launch.run_id, None);
     if let Some(task) = agents.registry.finish(&launch.task_id, ending) {
-        agents.announce.running_after(&task, &agents.registry.running());
+        agents
+            .announce
+            .running_after(&task, &agents.registry.running());
         agents.announce.ended(&task);
     }
 }

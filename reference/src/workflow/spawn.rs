@@ -43,7 +43,7 @@ impl Spawner for ChildSpawner {
         // The meta file is a record for people; a failure to write it costs nothing else.
         let _ = std::fs::create_dir_all(&self.transcript_dir)
             .and_then(|()| std::fs::write(meta_file, meta.to_string()));
-        let outcome = agents::run_child(&self.agents, &launch, Vec::new(), stop.clone());
+        let outcome = self.agents.run(&launch, Vec::new(), stop.clone());
         let tokens = outcome.usage.input + outcome.usage.output;
         match outcome.status {
             Status::Completed => Answer {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 /// The session's folder.
 pub fn session_dir(home: &Path, cwd: &Path, session_id: &str) -> PathBuf {
-    crate::tools::persist_project_dir(home, cwd).join(session_id)
+    crate::environment::project_dir(home, cwd).join(session_id)
 }
 
 pub fn transcript_dir(session_dir: &Path, run_id: &str) -> PathBuf {

@@ -7,8 +7,8 @@ use serde_json::{json, Value};
 
 use super::{columns, told, wrapped, Choice, Layout, Picked, Terminal, CARD_TEXT_WIDTH};
 use super::{FOOTER, FOOTER_BASH, PERMISSION};
-use crate::host::{Ask, Reply};
 use crate::permissions::prefix;
+use crate::vocab::{Ask, Reply};
 
 /// A generic card quotes this many lines of the tool's description before cutting it.
 const DESCRIPTION_LINES: usize = 2;
@@ -499,8 +499,7 @@ fn listed(names: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::{listed, reason_lines};
-    use crate::host::Ask;
-    use crate::permissions::Prompt;
+    use crate::vocab::{Ask, Prompt};
 
     fn lines_for(reason: &str, kind: &'static str) -> Vec<String> {
         let prompt = Prompt {

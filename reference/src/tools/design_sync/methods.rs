@@ -11,8 +11,8 @@ use base64::Engine;
 use serde_json::{json, Map, Value};
 
 use super::api::{Api, RpcError};
+use crate::account::login as credentials;
 use crate::design::normalize_project_path as normalize;
-use crate::design::{credentials, gates};
 use crate::limits;
 
 const PROJECT_TYPE: &str = "PROJECT_TYPE_DESIGN_SYSTEM";
@@ -90,10 +90,10 @@ impl From<String> for Failure {
 
 /// The credential 2.1.235's `zcr` picks, or the reason there is none in its words.
 fn token(home: &Path, print: bool) -> Result<String, String> {
-    if !gates::first_party() {
+    if !crate::environment::first_party() {
         return Err(unusable_text("wrong_provider", print));
     }
-    if gates::essential_traffic_only() {
+    if crate::environment::essential_traffic_only() {
         return Err(unusable_text("essential_traffic_only", print));
     }
     credentials::login(home)
@@ -114,15 +114,6 @@ fn field<'a>(input: &'a Value, key: &str, method: &str) -> Result<&'a Value, Str
     input
         .get(key)
         .ok_or_else(|| format!("{method} requires \"{key}\""))
-}
-
-fn strings(v: &Value) -> Vec<String> {
-    v.as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .map(str::to_owned)
-        .collect()
 }
 
 async fn dispatch(api: &Api, method: &str, input: &Value, cwd: &Path) -> Result<Value, Failure> {
@@ -203,11 +194,11 @@ async fn dispatch(api: &Api, method: &str, input: &Value, cwd: &Path) -> Result<
         }
         "finalize_plan" => {
             let id = project()?.to_owned();
-            let writes: Vec<String> = strings(field(input, "writes", method)?)
+            let writes: Vec<String> = crate::json::strings(field(input, "writes", method)?)
                 .iter()
                 .map(|p| normalize(p))
                 .collect();
-            let deletes: Vec<String> = strings(field(input, "deletes", method)?)
+            let deletes: Vec<String> = crate::json::strings(field(input, "deletes", method)?)
                 .iter()
                 .map(|p| normalize(p))
                 .collect();
@@ -283,7 +274,7 @@ async fn change(api: &Api, method: &str, input: &Value) -> Result<Value, Failure
             Ok(json!({"method": method, "written": written}))
         }
         "delete_files" => {
-            let paths = strings(field(input, "paths", method)?);
+            let paths = crate::json::strings(field(input, "paths", method)?);
             refuse_reserved("delete", &paths)?;
             refuse_outside("delete", &paths, &plan.deletes)?;
             let paths: Vec<String> = paths.iter().map(|p| normalize(p)).collect();
@@ -330,7 +321,7 @@ async fn change(api: &Api, method: &str, input: &Value) -> Result<Value, Failure
             Ok(json!({"method": method, "registered": assets.len()}))
         }
         "unregister_assets" => {
-            let paths: Vec<String> = strings(field(input, "paths", method)?)
+            let paths: Vec<String> = crate::json::strings(field(input, "paths", method)?)
                 .iter()
                 .map(|p| normalize(p))
                 .collect();
@@ -600,7 +591,7 @@ pub fn plan_prompt(input: &Value, cwd: &Path) -> String {
         format!("From folder: {folder}"),
     ];
     for (key, verb) in [("writes", "Upload"), ("deletes", "Delete")] {
-        let all = strings(&input[key]);
+        let all = crate::json::strings(&input[key]);
         if !all.is_empty() {
             lines.push(format!("{verb}: {}", all.join(", ")));
         }

@@ -171,7 +171,7 @@ impl Registry {
             .ok()
             .filter(|id| !id.is_empty())
             .unwrap_or_else(|| session_id.to_owned());
-        let config = crate::design::gates::config_dir(home);
+        let config = crate::environment::config_dir(home);
         Registry::at(config.join("tasks").join(file_safe(&list)))
     }
 

@@ -37,13 +37,6 @@ fn mode(value: &str) -> Mode {
     }
 }
 
-fn truthy(value: &str) -> bool {
-    matches!(
-        value.trim().to_ascii_lowercase().as_str(),
-        "1" | "true" | "yes" | "on"
-    )
-}
-
 /// The decision from the environment (`var` looks a name up) and the session's model.
 pub fn decide(
     var: impl Fn(&str) -> Option<String>,
@@ -55,7 +48,8 @@ pub fn decide(
     if UNSUPPORTED_MODELS.iter().any(|m| model.contains(m)) {
         return false;
     }
-    if var("CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS").is_some_and(|v| truthy(&v)) {
+    if var("CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS").is_some_and(|v| crate::environment::truthy(&v))
+    {
         return false;
     }
     let asked = var("ENABLE_TOOL_SEARCH").filter(|v| !v.is_empty());
@@ -82,8 +76,8 @@ pub fn enabled(model: &str) -> bool {
     decide(
         |name| std::env::var(name).ok(),
         model,
-        crate::api::provider::first_party(),
-        crate::design::gates::first_party_base_url(),
+        crate::environment::provider::first_party(),
+        crate::environment::first_party_base_url(),
     )
 }
 

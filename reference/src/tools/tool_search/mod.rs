@@ -18,9 +18,6 @@ use rank::Entry;
 
 pub const NAME: &str = "ToolSearch";
 
-/// The Messages API beta that deferred tools and `tool_reference` blocks need.
-pub const API_BETA: &str = "advanced-tool-use-2025-11-20";
-
 /// The built-ins 2.1.235 defers (recorded: its first request's listing and the resource tools;
 /// LSP per seed 004:127). MCP tools are deferred unless their server is `alwaysLoad`.
 const DEFERRED_BUILTINS: &[&str] = &[

@@ -1,11 +1,19 @@
 //! The stream-json events, with the keys (and key order) the real 2.1.235 prints, and the three
-//! output formats built on them.
+//! output formats built on them. Every loop prints through [`Output`]: the session's, an agent's,
+//! the task announcer; an interactive session's transcript goes to a [`Transcript`].
 
 use std::io::Write as _;
 
 use serde_json::{json, Value};
 
 use crate::api::{ApiError, Message, Retry};
+use crate::vocab::{timestamp, uuid};
+
+/// Where an interactive session's transcript lines go: the terminal (`crate::host::terminal`).
+/// Owned here so that events print to a terminal without importing the host.
+pub trait Transcript: Send + Sync {
+    fn line(&self, line: &str);
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -20,7 +28,7 @@ pub struct Output {
     pub format: Format,
     pub session_id: String,
     /// The terminal the transcript goes to (`Format::Terminal`).
-    pub terminal: Option<std::sync::Arc<crate::host::terminal::Terminal>>,
+    pub terminal: Option<std::sync::Arc<dyn Transcript>>,
     /// `-p`: result events wait here until no background task owes a notification, so the run's
     /// results come last, as 2.1.235 prints them.
     pub held: Option<std::sync::Mutex<Vec<Value>>>,
@@ -99,7 +107,7 @@ impl Output {
     fn print_result(&self, result: &Value) {
         let mut result = result.clone();
         if result.get("modelUsage").is_some() {
-            result["modelUsage"] = super::usage::model_usage();
+            result["modelUsage"] = crate::api::usage::model_usage();
         }
         let result = &result;
         match self.format {
@@ -293,13 +301,13 @@ fn essential_traffic_only() -> bool {
 fn analytics_disabled() -> bool {
     essential_traffic_only()
         || env_set("DISABLE_TELEMETRY")
-        || std::env::var("DO_NOT_TRACK").is_ok_and(|v| crate::brief::lane::truthy(&v))
-        || !crate::api::provider::first_party()
+        || crate::environment::switched_on("DO_NOT_TRACK")
+        || !crate::environment::provider::first_party()
 }
 
 /// Why fast mode is off, in init and in every result.
 pub fn fast_mode_disabled_reason() -> &'static str {
-    if crate::api::provider::first_party() {
+    if crate::environment::provider::first_party() {
         "sdk_opt_in_required"
     } else {
         "not_first_party"
@@ -393,36 +401,6 @@ pub fn print_line(line: &str) {
     let _ = out.flush();
 }
 
-pub fn uuid() -> String {
-    uuid::Uuid::new_v4().to_string()
-}
-
-/// ISO 8601 UTC with milliseconds, computed without a date library.
-pub fn timestamp() -> String {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
-    let secs = now.as_secs();
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    // Civil-from-days (Howard Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60,
-        now.subsec_millis()
-    )
-}
-
 fn zero_usage() -> Value {
     json!({"input_tokens": 0, "output_tokens": 0, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
            "server_tool_use": {"web_search_requests": 0, "web_fetch_requests": 0}, "service_tier": null,
@@ -449,9 +427,15 @@ mod tests {
         assert_eq!(after.hold_unless_out("toolu_wf", &notified), None);
         assert!(after.printed(&result_of("toolu_other")).is_empty());
         assert!(after.printed(&json!({"type": "assistant"})).is_empty());
-        assert_eq!(after.printed(&result_of("toolu_wf")), [updated.clone(), notified]);
+        assert_eq!(
+            after.printed(&result_of("toolu_wf")),
+            [updated.clone(), notified]
+        );
         assert!(after.held.is_empty());
-        assert_eq!(after.hold_unless_out("toolu_wf", &updated), Some(updated.clone()));
+        assert_eq!(
+            after.hold_unless_out("toolu_wf", &updated),
+            Some(updated.clone())
+        );
         assert_eq!(after.hold_unless_out("", &updated), Some(updated));
     }
 

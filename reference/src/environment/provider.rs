@@ -1,5 +1,6 @@
 //! Which inference provider the session talks to, named as 2.1.235 names it in the result's
-//! `modelUsage[model].provider` (and whose answer decides fast mode's "not first party" reason).
+//! `modelUsage[model].provider` (and whose answer decides fast mode's "not first party" reason),
+//! and the other reading of the same switches that the claude.ai features use.
 
 /// The provider switches in 2.1.235's order of precedence.
 const SWITCHES: &[(&str, &str)] = &[
@@ -31,6 +32,13 @@ fn from(var: impl Fn(&str) -> Option<String>) -> &'static str {
 
 pub fn first_party() -> bool {
     current() == FIRST_PARTY
+}
+
+/// None of the provider switches is on as the CLI's boolean switches read (`1`, `true`, `yes`,
+/// `on`): how 2.1.235's claude.ai features (Brief's uploads, Design, Projects, the organization's
+/// policy) ask whether the session is first-party, where [`current`] takes any non-empty value.
+pub fn none_switched_on() -> bool {
+    !SWITCHES.iter().any(|(name, _)| super::switched_on(name))
 }
 
 #[cfg(test)]

@@ -4,47 +4,15 @@
 //! API fails for good, or TaskStop sets the task's switch.
 
 use std::io::Write as _;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use serde_json::{json, Value};
 
-use super::registry::Status;
-use super::Agents;
-use crate::agent::usage::Usage;
+use crate::agents::{self, Agents, Launch, Outcome, Status};
 use crate::api::wire::{self, Role};
-use crate::api::Client;
+use crate::api::{Client, Usage};
 use crate::tools::{self, Tool, ToolContext};
-
-/// What a launch asked for.
-#[derive(Debug, Clone)]
-pub struct Launch {
-    pub id: String,
-    pub description: String,
-    pub prompt: String,
-    pub agent_type: String,
-    pub tool_use_id: String,
-    pub background: bool,
-    /// Where the child works (a worktree when isolated).
-    pub cwd: PathBuf,
-    pub output_file: PathBuf,
-}
-
-/// How the loop ended.
-pub struct Outcome {
-    pub status: Status,
-    /// The final text, or why it ended early.
-    pub text: String,
-    /// The last answer's usage: 2.1.235 reports an agent's tokens as its final context size (the
-    /// last message's input, cache and output), not a sum over its rounds.
-    pub usage: Usage,
-    /// What 2.1.235's progress tracker counts for a background agent (its notification's tokens).
-    pub tracked_tokens: u64,
-    pub tool_uses: u64,
-    /// The whole conversation, for a later resume.
-    pub history: Vec<Value>,
-}
 
 /// Tools a background agent gets, as 2.1.235 equips one (besides Glob and Grep when offered).
 const BACKGROUND_TOOLS: &[&str] = &[
@@ -93,13 +61,24 @@ final text goes back to the script verbatim as the call's return value: give the
 (data, JSON or text) and nothing else: no confirmation, no code fences around JSON, nothing \
 addressed to a person. Use absolute paths.";
 
+/// The session's agent loops as the lower layers start them (`agents::Runner`): the Agent tool,
+/// SendMessage's resume, a workflow's agent() calls.
+pub struct ChildLoops;
+
+impl agents::Runner for ChildLoops {
+    fn run(
+        &self,
+        agents: &Agents,
+        launch: &Launch,
+        history: Vec<Value>,
+        cancel: Arc<AtomicBool>,
+    ) -> Outcome {
+        run(agents, launch, history, cancel)
+    }
+}
+
 /// Runs the loop from `history` (empty for a new agent) with `prompt` as the next user message.
-pub fn run(
-    agents: &Agents,
-    launch: &Launch,
-    history: Vec<Value>,
-    cancel: Arc<AtomicBool>,
-) -> Outcome {
+fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<AtomicBool>) -> Outcome {
     let config = &agents.config;
     let client = Client::new(
         config.base_url.clone(),
@@ -125,7 +104,7 @@ pub fn run(
     transcript.write(messages.last().unwrap());
     let announce = &agents.announce;
     // A workflow's agents show nothing on stdout (2.1.235 reports them as the run's progress).
-    let silent = launch.agent_type == super::WORKFLOW_AGENT_TYPE;
+    let silent = launch.agent_type == agents::WORKFLOW_AGENT_TYPE;
     if !launch.background {
         // A synchronous agent's prompt is shown as its first event, as 2.1.235 shows it.
         let out = &announce.out;
@@ -235,7 +214,7 @@ pub fn run(
         for call in &calls {
             tool_uses += 1;
             if !silent {
-                announce.progress(&super::notify::Progress {
+                announce.progress(&agents::Progress {
                     task_id: &launch.id,
                     tool_use_id: &launch.tool_use_id,
                     agent_type: &launch.agent_type,
@@ -256,7 +235,7 @@ pub fn run(
                 // A stopped agent's interrupted call is followed by the interruption note.
                 if result.interrupted {
                     announce.child_event(
-                        out.synthetic_text(crate::host::INTERRUPTED_FOR_TOOL),
+                        out.synthetic_text(crate::vocab::INTERRUPTED_FOR_TOOL),
                         &launch.tool_use_id,
                         &launch.agent_type,
                         &launch.description,
@@ -294,18 +273,18 @@ pub fn run(
 /// Agent tool only while the nesting depth allows one more level.
 fn tools_for(agents: &Agents, launch: &Launch) -> Vec<&'static dyn Tool> {
     // Child loops do not defer: no ToolSearch, every tool in tools[].
-    let mut offered = tools::builtin(tools::Offer {
+    let mut offered = tools::builtin(crate::config::Offer {
         tool_search: false,
         ..agents.config.offer
     });
-    if launch.agent_type == super::WORKFLOW_AGENT_TYPE {
+    if launch.agent_type == agents::WORKFLOW_AGENT_TYPE {
         offered.retain(|t| !WORKFLOW_WITHOUT.contains(&t.name()));
     } else if launch.background {
         offered.retain(|t| BACKGROUND_TOOLS.contains(&t.name()));
     } else {
         offered.retain(|t| !SYNC_WITHOUT.contains(&t.name()));
     }
-    if super::read_only(&launch.agent_type) {
+    if agents::read_only(&launch.agent_type) {
         offered.retain(|t| !READ_ONLY_WITHOUT.contains(&t.name()));
     }
     if launch.agent_type == "statusline-setup" {
@@ -318,7 +297,7 @@ fn tools_for(agents: &Agents, launch: &Launch) -> Vec<&'static dyn Tool> {
 }
 
 fn request_body(
-    config: &crate::agent::Config,
+    config: &crate::config::Config,
     tools: &[&'static dyn Tool],
     messages: &[Value],
     workflow: bool,

@@ -1,0 +1,55 @@
+//! What a launch asks for, how a loop ended, and the trait through which the layers below the
+//! agent loop (the Agent tool, SendMessage, a workflow's agent() calls) start one: the loop itself
+//! (`crate::agent::child`) needs the tools, so it sits above them and is reached through this.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::registry::Status;
+use super::Agents;
+use crate::api::Usage;
+
+/// What a launch asked for.
+#[derive(Debug, Clone)]
+pub struct Launch {
+    pub id: String,
+    pub description: String,
+    pub prompt: String,
+    pub agent_type: String,
+    pub tool_use_id: String,
+    pub background: bool,
+    /// Where the child works (a worktree when isolated).
+    pub cwd: PathBuf,
+    pub output_file: PathBuf,
+}
+
+/// How the loop ended.
+pub struct Outcome {
+    pub status: Status,
+    /// The final text, or why it ended early.
+    pub text: String,
+    /// The last answer's usage: 2.1.235 reports an agent's tokens as its final context size (the
+    /// last message's input, cache and output), not a sum over its rounds.
+    pub usage: Usage,
+    /// What 2.1.235's progress tracker counts for a background agent (its notification's tokens).
+    pub tracked_tokens: u64,
+    pub tool_uses: u64,
+    /// The whole conversation, for a later resume.
+    pub history: Vec<Value>,
+}
+
+/// Runs one child loop to its end on the calling thread.
+pub trait Runner: Send + Sync {
+    /// Runs the loop from `history` (empty for a new agent) with the launch's prompt as the next
+    /// user message; `cancel` is the task's stop switch.
+    fn run(
+        &self,
+        agents: &Agents,
+        launch: &Launch,
+        history: Vec<Value>,
+        cancel: Arc<AtomicBool>,
+    ) -> Outcome;
+}

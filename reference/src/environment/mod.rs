@@ -1,0 +1,78 @@
+//! What the process environment says, read the way 2.1.235 reads it: the boolean switches, the
+//! inference provider, whether the session is first-party, feature flags from the on-disk cache,
+//! and where the CLI's own files are. Beside `vocab` at the bottom: it imports no other module of
+//! the crate, so every layer reads a switch the same way.
+
+mod paths;
+pub mod provider;
+
+use std::path::Path;
+
+use serde_json::Value;
+
+pub use paths::{
+    config_dir, cwd_slug, global_config, managed_settings, project_dir, MANAGED_SETTINGS,
+};
+
+/// An environment switch as the real CLI reads one: `1`, `true`, `yes`, `on`.
+pub fn truthy(v: &str) -> bool {
+    matches!(
+        v.trim().to_ascii_lowercase().as_str(),
+        "1" | "true" | "yes" | "on"
+    )
+}
+
+/// The other side of a three-way switch: `0`, `false`, `no`, `off` (set, but saying no).
+pub fn falsy(v: &str) -> bool {
+    matches!(
+        v.trim().to_ascii_lowercase().as_str(),
+        "0" | "false" | "no" | "off"
+    )
+}
+
+/// The variable `name` is set to a [`truthy`] value.
+pub fn switched_on(name: &str) -> bool {
+    std::env::var(name).is_ok_and(|v| truthy(&v))
+}
+
+/// A remote session (`CLAUDE_CODE_REMOTE`).
+pub fn remote() -> bool {
+    switched_on("CLAUDE_CODE_REMOTE")
+}
+
+/// `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC` set to anything non-empty (even `0`, as 2.1.235
+/// tests the variable).
+pub fn essential_traffic_only() -> bool {
+    std::env::var("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC").is_ok_and(|v| !v.is_empty())
+}
+
+/// None of the third-party provider switches is on ([`provider::none_switched_on`]).
+pub fn first_party() -> bool {
+    provider::none_switched_on()
+}
+
+/// The model API is Anthropic's own host (or a first-party base URL is assumed).
+pub fn first_party_base_url() -> bool {
+    if std::env::var_os("_CLAUDE_CODE_ASSUME_FIRST_PARTY_BASE_URL").is_some() {
+        return true;
+    }
+    match std::env::var("ANTHROPIC_BASE_URL") {
+        Ok(url) if !url.is_empty() => reqwest::Url::parse(&url)
+            .ok()
+            .and_then(|u| u.host_str().map(|h| h == "api.anthropic.com"))
+            .unwrap_or(false),
+        _ => true,
+    }
+}
+
+/// A feature flag from the on-disk GrowthBook cache (`~/.claude.json` `cachedGrowthBookFeatures`),
+/// which 2.1.235 reads with telemetry off only when `CLAUDE_CODE_GB_DISK_CACHE_WHEN_TELEMETRY_OFF=1`.
+pub fn feature_on(home: &Path, flag: &str) -> bool {
+    if std::env::var("CLAUDE_CODE_GB_DISK_CACHE_WHEN_TELEMETRY_OFF").as_deref() != Ok("1") {
+        return false;
+    }
+    std::fs::read_to_string(global_config(home))
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .is_some_and(|v| v["cachedGrowthBookFeatures"][flag] == Value::Bool(true))
+}
