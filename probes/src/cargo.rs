@@ -24,9 +24,14 @@ pub fn command() -> std::process::Command {
 /// the Cargo book's "Environment variables Cargo sets for crates"; `CARGO` itself stays, as the
 /// path of this cargo.
 fn set_by_cargo_for_its_process(key: &str) -> bool {
-    ["CARGO_PKG_", "CARGO_MANIFEST_", "CARGO_CFG_", "CARGO_BIN_EXE_"]
-        .iter()
-        .any(|prefix| key.starts_with(prefix))
+    [
+        "CARGO_PKG_",
+        "CARGO_MANIFEST_",
+        "CARGO_CFG_",
+        "CARGO_BIN_EXE_",
+    ]
+    .iter()
+    .any(|prefix| key.starts_with(prefix))
         || matches!(
             key,
             "CARGO_CRATE_NAME"
@@ -52,8 +57,15 @@ mod tests {
             .filter(|(_, value)| value.is_none())
             .map(|(key, _)| key.to_string_lossy().into_owned())
             .collect();
-        for key in ["CARGO_MANIFEST_DIR", "CARGO_PKG_NAME", "CARGO_PKG_VERSION_MAJOR"] {
-            assert!(removed.iter().any(|k| k == key), "{key} is passed on: {removed:?}");
+        for key in [
+            "CARGO_MANIFEST_DIR",
+            "CARGO_PKG_NAME",
+            "CARGO_PKG_VERSION_MAJOR",
+        ] {
+            assert!(
+                removed.iter().any(|k| k == key),
+                "{key} is passed on: {removed:?}"
+            );
         }
         assert!(!removed.iter().any(|k| k == "CARGO" || k == "PATH"));
     }

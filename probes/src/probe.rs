@@ -122,9 +122,8 @@ pub async fn probe(scenario: &Scenario, target: &Target, records: Option<&Path>)
                     .collect();
                 run_checks.extend(outcomes);
                 if !passed.is_empty() {
-                    let survey = crate::process::cpu_bound(|| {
-                        mutate::survey(&passed, &target.name, &run)
-                    });
+                    let survey =
+                        crate::process::cpu_bound(|| mutate::survey(&passed, &target.name, &run));
                     run_checks.push(mutation_check(&survey));
                 }
                 first_trace = Some((split, trace));

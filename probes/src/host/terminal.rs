@@ -444,9 +444,15 @@ mod tests {
             .replace(" · Tab to amend", "");
         let keys = user.act(&left, "p", &mut decisions, false, Duration::ZERO);
         assert_eq!(texts(&keys), ["\r"]);
-        assert_eq!(user.screens.len(), 1, "the card left up is not a new question");
+        assert_eq!(
+            user.screens.len(),
+            1,
+            "the card left up is not a new question"
+        );
         // Still up after that Enter: nothing more is typed.
-        assert!(user.act(&left, "p", &mut decisions, false, Duration::ZERO).is_empty());
+        assert!(user
+            .act(&left, "p", &mut decisions, false, Duration::ZERO)
+            .is_empty());
 
         // Another card after that is a question again, and no decision is left for it.
         let next = CARD.replace("List projects", "Delete a project");
