@@ -5,6 +5,7 @@ mod bench;
 mod bisect;
 mod changes;
 mod fuzz;
+mod layers;
 mod merge;
 mod outputs;
 mod parity;
@@ -40,6 +41,8 @@ enum Task {
     Test(test::TestArgs),
     /// Show a recorded run as the Brief main view and as the transcript.
     Render(render::RenderArgs),
+    /// The top-level modules of the reference and the harness as layers; fails on an import cycle.
+    Layers(layers::LayersArgs),
     /// Coverage-guided fuzzing (libFuzzer) of the parsers, on the stable toolchain.
     Fuzz(fuzz::FuzzArgs),
 }
@@ -56,6 +59,7 @@ fn main() -> std::process::ExitCode {
         Task::Render(args) => render::run(args),
         Task::Test(args) => test::run(args),
         Task::Fuzz(args) => fuzz::run(args),
+        Task::Layers(args) => layers::run(args),
     };
     match result {
         Ok(true) => std::process::ExitCode::SUCCESS,
