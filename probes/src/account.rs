@@ -15,16 +15,8 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use stubs::claude_ai::OAuthScript;
 
-use crate::secrets::Secrets;
+use crate::secrets::{Secrets, ACCESS_TOKEN, REFRESH_TOKEN, SESSION_TOKEN};
 
-/// The access token of the planted login, by default.
-pub const ACCESS_TOKEN: &str = "sk-ant-oat01-conformance-account-access";
-/// Its refresh token; the mock's token endpoint accepts only this one.
-pub const REFRESH_TOKEN: &str = "sk-ant-ort01-conformance-account-refresh";
-/// The session access token of a remote session (`CLAUDE_CODE_SESSION_ACCESS_TOKEN`), shaped
-/// like the JWT it stands for; Projects then calls the session route.
-pub const SESSION_TOKEN: &str =
-    "eyJhbGciOiJFUzI1NiJ9.eyJjb25mb3JtYW5jZSI6InNlc3Npb24ifQ.c2Vzc2lvbg";
 pub const ORGANIZATION_UUID: &str = "7e57c0de-0000-4000-8000-00000000a11c";
 pub const ACCOUNT_UUID: &str = "7e57c0de-0000-4000-8000-0000000acc75";
 

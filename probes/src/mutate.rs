@@ -14,9 +14,10 @@ use std::path::PathBuf;
 use serde_json::{json, Value};
 use stubs::jsonlog::LogEntry;
 
-use crate::check::{evaluate, CheckKind, CheckSpec};
+use crate::check::evaluate;
 use crate::mcp::ServerRecord;
-use crate::run::RunOutcome;
+use crate::outcome::RunOutcome;
+use crate::scenario::{CheckKind, CheckSpec};
 
 /// What the mutations of one run showed about its passing checks.
 #[derive(Debug, Default)]

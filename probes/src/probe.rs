@@ -7,9 +7,11 @@ use std::path::Path;
 
 use stubs::messages::Split;
 
-use crate::check::{evaluate, CheckOutcome, CheckSpec};
+use crate::check::{evaluate, CheckOutcome};
+use crate::outcome::RunOutcome;
 use crate::report::Report;
-use crate::run::{run_scenario, RunOutcome};
+use crate::run::run_scenario;
+use crate::scenario::CheckSpec;
 use crate::scenario::Scenario;
 use crate::target::Target;
 use crate::{mutate, record, trace};
@@ -269,7 +271,7 @@ fn builtin_checks(scenario: &Scenario, run: &RunOutcome) -> Vec<CheckOutcome> {
         detail.is_empty(),
         detail,
     ));
-    if run.channel != crate::host::Channel::Print {
+    if run.channel != crate::scenario::Channel::Print {
         // Whatever the target asked must be what the scenario's user expects, in order.
         let mut check = match &run.decisions_verdict {
             Ok(()) => CheckOutcome::new("decisions answered as scripted", true, ""),

@@ -7,14 +7,14 @@ use serde::Serialize;
 use stubs::messages::RecordedRequest;
 
 use crate::check::CheckOutcome;
-use crate::run::RunOutcome;
+use crate::outcome::RunOutcome;
 
 #[derive(Serialize)]
 pub struct ProbeRecord<'a> {
     pub id: &'a str,
     pub target: &'a str,
     pub split: String,
-    pub channel: crate::host::Channel,
+    pub channel: crate::scenario::Channel,
     pub command: &'a [String],
     pub env: &'a std::collections::BTreeMap<String, String>,
     pub cwd: &'a Path,
@@ -29,7 +29,7 @@ pub struct ProbeRecord<'a> {
     /// The terminal screens the harness acted on, and the last one.
     pub screens: &'a [String],
     /// What the target asked and how each was answered.
-    pub asked: &'a [crate::host::Asked],
+    pub asked: &'a [crate::outcome::Asked],
     pub requests: &'a [RecordedRequest],
     /// Each fake MCP server's log (timestamps in ms since the Unix epoch).
     pub mcp: &'a std::collections::BTreeMap<String, crate::mcp::ServerRecord>,

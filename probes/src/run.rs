@@ -3,34 +3,20 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use serde_json::Value;
-use stubs::claude_ai::{
-    ClaudeAi, DesignRequest, DesignScript, ProjectRequest, ProjectScript, ProjectState,
-    RecordedTokenRequest, RecordedUpload, Tokens,
-};
-use stubs::messages::{
-    AgentScript, Block, FileWrite, MessagesStub, RecordedRequest, Split, StubConfig, Turn,
-};
+use stubs::claude_ai::{ClaudeAi, DesignScript, ProjectScript, Tokens};
+use stubs::messages::{AgentScript, Block, FileWrite, MessagesStub, Split, StubConfig, Turn};
 
 use crate::account::{Account, ORGANIZATION_UUID};
-use crate::host::{Asked, Channel, Decisions};
+use crate::host::{Decisions, Driven};
 use crate::isolation::IsolatedNetwork;
-use crate::mcp::{McpSetup, ServerRecord};
+use crate::outcome::RunOutcome;
 use crate::placeholders::Places;
-use crate::process::{collect, kill_group, read_capped, wait_or_kill, Exited};
-use crate::scenario::{Fixture, FixtureKind, Network, Scenario};
-use crate::secrets::{Redact, Redactor};
+use crate::scenario::{Channel, Fixture, FixtureKind, Network, Scenario};
+use crate::secrets::Redact;
 use crate::target::Target;
-
-/// The fake key every target gets by default ([`crate::Secrets`]); real keys are never passed
-/// through.
-pub const FAKE_API_KEY: &str = "sk-ant-conformance-fake-key";
-/// The fake claude.ai OAuth token of `oauth = true` scenarios, by default.
-pub const FAKE_OAUTH_TOKEN: &str = "sk-ant-oat01-conformance-fake-token";
 
 /// Environment variables that may carry secrets; their values never reach a record.
 const SECRET_ENV: &[&str] = &[
@@ -40,162 +26,6 @@ const SECRET_ENV: &[&str] = &[
     "CLAUDE_CODE_SESSION_ACCESS_TOKEN",
     "ANTHROPIC_FOUNDRY_API_KEY",
 ];
-
-/// How long a fake MCP server may take to finish exiting after the target did.
-const SERVER_EXIT_GRACE: Duration = Duration::from_millis(500);
-
-#[derive(Clone)]
-pub struct RunOutcome {
-    pub target: String,
-    pub split: Split,
-    /// How the harness answered for the user.
-    pub channel: Channel,
-    /// argv as started; the program path is the target's.
-    pub command: Vec<String>,
-    /// The environment given to the process, secrets redacted.
-    pub env: BTreeMap<String, String>,
-    pub exit_code: Option<i32>,
-    pub timed_out: bool,
-    /// The target's peak resident set size (sampled VmHWM), when it exited by itself.
-    pub peak_rss_kib: Option<u64>,
-    /// Standard output; on a terminal, everything the terminal received.
-    pub stdout: String,
-    pub stderr: String,
-    /// The lines the harness wrote to the target's stdin (the control protocol), in order.
-    pub stdin: Vec<String>,
-    /// The terminal's screen each time the harness acted on it, and at the end (`pty`).
-    pub screens: Vec<String>,
-    /// Everything the target asked the user, and how each was answered.
-    pub asked: Vec<Asked>,
-    /// Whether the asks matched the scenario's decisions, in order, all used.
-    pub decisions_verdict: Result<(), String>,
-    /// The reasons of target-only decisions this run used (expected differences).
-    pub decision_differences: Vec<String>,
-    pub requests: Vec<RecordedRequest>,
-    pub exhausted_at: Option<usize>,
-    /// Second loops whose script ran out, with the request that found it so.
-    pub agents_exhausted: Vec<(String, usize)>,
-    pub turns_left: usize,
-    pub duration: Duration,
-    pub places: Places,
-    pub cwd: PathBuf,
-    pub home: PathBuf,
-    /// What each fake MCP server saw, by its config name.
-    pub mcp: BTreeMap<String, ServerRecord>,
-    /// Fake MCP server processes still running after the target exited, `(name, pid)`.
-    pub mcp_survivors: Vec<(String, u32)>,
-    /// The output streams that went past the harness's bound, each with what was dropped.
-    pub flooded: Vec<String>,
-    /// What the mock claude.ai's upload endpoint received, in arrival order.
-    pub uploads: Vec<RecordedUpload>,
-    /// What the mock claude.ai's Design endpoints received, in arrival order.
-    pub design: Vec<DesignRequest>,
-    /// What the mock claude.ai's Projects API received (both transports), in arrival order.
-    pub project: Vec<ProjectRequest>,
-    /// What the mock claude.ai's artifact routes received, in arrival order.
-    pub artifact: Vec<stubs::claude_ai::ArtifactRequest>,
-    /// The attached Project as seeded, and after the run.
-    pub project_seeded: Option<ProjectState>,
-    pub project_state: Option<ProjectState>,
-    /// Where the run's sockets were.
-    pub network: Network,
-    /// What the `[[site]]` hosts and the domain preflight received, in arrival order.
-    pub site: Vec<stubs::site::SiteRequest>,
-    /// What the mock's OAuth token endpoint received (no token values).
-    pub token_requests: Vec<RecordedTokenRequest>,
-    /// Keeps the run's directories alive until checks have read them.
-    /// Shared so a mutated copy (`mutate`) reads the same directories.
-    _root: std::sync::Arc<crate::interrupt::Root>,
-}
-
-impl Redact for RunOutcome {
-    /// Every text of the run with the secrets named. Destructured whole, so a field added later
-    /// does not compile until it is listed here.
-    fn redact(&mut self, r: &Redactor) {
-        let RunOutcome {
-            target,
-            split: _,
-            channel: _,
-            command,
-            env,
-            exit_code: _,
-            timed_out: _,
-            peak_rss_kib: _,
-            stdout,
-            stderr,
-            stdin,
-            screens,
-            asked,
-            decisions_verdict,
-            decision_differences,
-            requests,
-            exhausted_at: _,
-            agents_exhausted,
-            turns_left: _,
-            duration: _,
-            // The run's own temp paths.
-            places: _,
-            cwd: _,
-            home: _,
-            mcp,
-            mcp_survivors,
-            // Byte counts and stream names only.
-            flooded: _,
-            uploads,
-            design,
-            project,
-            artifact,
-            project_seeded,
-            project_state,
-            network: _,
-            site,
-            token_requests,
-            _root: _,
-        } = self;
-        target.redact(r);
-        command.redact(r);
-        env.redact(r);
-        stdout.redact(r);
-        stderr.redact(r);
-        stdin.redact(r);
-        screens.redact(r);
-        asked.redact(r);
-        decisions_verdict.redact(r);
-        decision_differences.redact(r);
-        requests.redact(r);
-        agents_exhausted.redact(r);
-        mcp.redact(r);
-        mcp_survivors.redact(r);
-        uploads.redact(r);
-        design.redact(r);
-        project.redact(r);
-        artifact.redact(r);
-        project_seeded.redact(r);
-        project_state.redact(r);
-        site.redact(r);
-        token_requests.redact(r);
-    }
-}
-
-impl RunOutcome {
-    /// The request bodies of the scripted second loop `label`, in its order.
-    pub fn agent_requests(&self, label: &str) -> Vec<&Value> {
-        self.requests
-            .iter()
-            .filter(|r| matches!(&r.kind, stubs::messages::RequestKind::Agent { agent, .. } if agent == label))
-            .map(|r| &r.body)
-            .collect()
-    }
-
-    /// Main-loop request bodies, in order.
-    pub fn main_requests(&self) -> Vec<&Value> {
-        self.requests
-            .iter()
-            .filter(|r| r.main_index().is_some())
-            .map(|r| &r.body)
-            .collect()
-    }
-}
 
 /// Runs `scenario` on `target` with the target's [`crate::Secrets`]. What comes back, the run or
 /// the error chain, holds none of them: each is replaced by its name before anything reads it.
@@ -222,8 +52,9 @@ async fn run_unredacted(
     channel: Channel,
 ) -> Result<RunOutcome> {
     let secrets = &target.secrets;
-    let root =
-        crate::interrupt::Root::new(tempfile::Builder::new().prefix("conformance-").tempdir()?);
+    let root = crate::process::interrupt::Root::new(
+        tempfile::Builder::new().prefix("conformance-").tempdir()?,
+    );
     let base = root.path().canonicalize()?;
     let home = base.join("home");
     let cwd = base.join("work");
@@ -469,7 +300,7 @@ async fn run_unredacted(
     let started = Instant::now();
     let mut decisions = Decisions::new(scenario.decisions(), &target.name);
     let driven = match channel {
-        Channel::Print => drive_print(command, scenario.timeout(), &mcp).await,
+        Channel::Print => crate::host::print::drive(command, scenario.timeout(), &mcp).await,
         Channel::Control => {
             crate::host::control::drive(command, &prompt, &mut decisions, scenario.timeout(), &mcp)
                 .await
@@ -567,66 +398,6 @@ fn first_party_routes(scenario: &Scenario, messages: axum::Router) -> axum::Rout
         .merge(messages)
 }
 
-/// What driving a target through one channel produced.
-pub(crate) struct Driven {
-    pub exited: Exited,
-    pub stdout: String,
-    pub stderr: String,
-    pub stdin: Vec<String>,
-    pub screens: Vec<String>,
-    pub mcp_survivors: Vec<(String, u32)>,
-    /// The streams that went past `process::OUTPUT_CAP_BYTES`, each with what was dropped.
-    pub flooded: Vec<String>,
-}
-
-/// Once the target has exited, before its pipes are drained: a fake server still running was
-/// left behind (noted, then ended by pid), and whatever else the target left in its group goes
-/// with it, which also closes pipes a grandchild held open.
-pub(crate) async fn wind_down(
-    exited: &Exited,
-    pid: Option<i32>,
-    mcp: &McpSetup,
-) -> Vec<(String, u32)> {
-    // Until its group is killed below, an interrupt must still find it.
-    let _group = pid.map(crate::interrupt::Group::register);
-    let survivors = if exited.timed_out {
-        Vec::new()
-    } else {
-        mcp.survivors(SERVER_EXIT_GRACE).await
-    };
-    mcp.kill(&survivors);
-    kill_group(pid);
-    survivors
-}
-
-/// `-p`: nothing on stdin, stdout and stderr read whole.
-async fn drive_print(
-    command: std::process::Command,
-    timeout: Duration,
-    mcp: &McpSetup,
-) -> Result<Driven> {
-    let (mut child, pid) = crate::process::spawn(command, Stdio::null())?;
-    let stdout_task = read_capped(child.stdout.take().expect("piped"));
-    let stderr_task = read_capped(child.stderr.take().expect("piped"));
-    let exited = wait_or_kill(pid, timeout).await;
-    // Reaped by `wait_or_kill`, so tokio's handle must not wait for it again.
-    drop(child);
-    let mcp_survivors = wind_down(&exited, pid, mcp).await;
-    let (stdout, stderr) = (collect(stdout_task).await, collect(stderr_task).await);
-    Ok(Driven {
-        exited,
-        stdout: stdout.text(),
-        stderr: stderr.text(),
-        stdin: Vec::new(),
-        screens: Vec::new(),
-        mcp_survivors,
-        flooded: [stdout.overflow("stdout"), stderr.overflow("stderr")]
-            .into_iter()
-            .flatten()
-            .collect(),
-    })
-}
-
 fn resolve(path: &str, places: &Places, cwd: &Path, home: &Path) -> PathBuf {
     let path = places.expand(path);
     match path.strip_prefix("~/") {
@@ -715,61 +486,5 @@ fn expand_turn(turn: &Turn, places: &Places, cwd: &Path) -> Turn {
             })
             .collect(),
         ..turn.clone()
-    }
-}
-
-#[cfg(test)]
-impl RunOutcome {
-    /// A run of nothing in a fresh directory (`cwd` and `home` inside it), for tests that build
-    /// the evidence by hand.
-    pub(crate) fn blank() -> RunOutcome {
-        let root = crate::interrupt::Root::new(tempfile::tempdir().expect("a temp dir"));
-        let base = root.path().to_owned();
-        let (cwd, home) = (base.join("work"), base.join("home"));
-        std::fs::create_dir_all(&cwd).expect("cwd");
-        std::fs::create_dir_all(&home).expect("home");
-        RunOutcome {
-            target: "reference".into(),
-            split: Split::Whole,
-            channel: Channel::Print,
-            command: Vec::new(),
-            env: BTreeMap::new(),
-            exit_code: Some(0),
-            timed_out: false,
-            peak_rss_kib: Some(1024),
-            stdout: String::new(),
-            stderr: String::new(),
-            stdin: Vec::new(),
-            screens: Vec::new(),
-            asked: Vec::new(),
-            decisions_verdict: Ok(()),
-            decision_differences: Vec::new(),
-            requests: Vec::new(),
-            exhausted_at: None,
-            agents_exhausted: Vec::new(),
-            turns_left: 0,
-            duration: Duration::ZERO,
-            places: Places {
-                cwd: cwd.display().to_string(),
-                home: home.display().to_string(),
-                mcp_config: base.join("mcp.json").display().to_string(),
-                fake_lsp: String::new(),
-            },
-            cwd,
-            home,
-            mcp: BTreeMap::new(),
-            mcp_survivors: Vec::new(),
-            flooded: Vec::new(),
-            uploads: Vec::new(),
-            design: Vec::new(),
-            project: Vec::new(),
-            artifact: Vec::new(),
-            project_seeded: None,
-            project_state: None,
-            network: Network::Loopback,
-            site: Vec::new(),
-            token_requests: Vec::new(),
-            _root: std::sync::Arc::new(root),
-        }
     }
 }

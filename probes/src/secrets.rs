@@ -1,7 +1,7 @@
 //! The secrets one run hands out (API key, OAuth tokens, the session JWT) and the one redaction
 //! step that keeps them out of everything the harness writes or shows.
 //!
-//! A run redacts its [`RunOutcome`](crate::run::RunOutcome) in memory as soon as the target has
+//! A run redacts its [`RunOutcome`](crate::outcome::RunOutcome) in memory as soon as the target has
 //! exited, and the error chain of a run that could not finish, before any check, trace, record,
 //! snapshot or report reads them. Serializing afterwards (JSON, JUnit XML, the HTML page) cannot
 //! re-create a secret: every occurrence was replaced by its name (`[api key]`), and a name holds
@@ -22,8 +22,19 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use crate::account::{ACCESS_TOKEN, REFRESH_TOKEN, SESSION_TOKEN};
-use crate::run::{FAKE_API_KEY, FAKE_OAUTH_TOKEN};
+/// The fake key every target gets by default ([`crate::Secrets`]); real keys are never passed
+/// through.
+pub const FAKE_API_KEY: &str = "sk-ant-conformance-fake-key";
+/// The fake claude.ai OAuth token of `oauth = true` scenarios, by default.
+pub const FAKE_OAUTH_TOKEN: &str = "sk-ant-oat01-conformance-fake-token";
+/// The access token of the planted login, by default.
+pub const ACCESS_TOKEN: &str = "sk-ant-oat01-conformance-account-access";
+/// Its refresh token; the mock's token endpoint accepts only this one.
+pub const REFRESH_TOKEN: &str = "sk-ant-ort01-conformance-account-refresh";
+/// The session access token of a remote session (`CLAUDE_CODE_SESSION_ACCESS_TOKEN`), shaped
+/// like the JWT it stands for; Projects then calls the session route.
+pub const SESSION_TOKEN: &str =
+    "eyJhbGciOiJFUzI1NiJ9.eyJjb25mb3JtYW5jZSI6InNlc3Npb24ifQ.c2Vzc2lvbg";
 
 /// The credentials a run gives its target and its fakes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -293,32 +304,6 @@ impl Redact for stubs::jsonlog::LogEntry {
         dir.redact(r);
         msg.redact(r);
         note.redact(r);
-    }
-}
-
-impl Redact for crate::mcp::ServerRecord {
-    fn redact(&mut self, r: &Redactor) {
-        let Self {
-            transport: _,
-            entries,
-            log_error,
-        } = self;
-        entries.redact(r);
-        log_error.redact(r);
-    }
-}
-
-impl Redact for crate::host::Asked {
-    fn redact(&mut self, r: &Redactor) {
-        let Self {
-            tool,
-            text,
-            decision: _,
-            outcome,
-        } = self;
-        tool.redact(r);
-        text.redact(r);
-        outcome.redact(r);
     }
 }
 

@@ -72,16 +72,6 @@ impl Target {
         Ok(target)
     }
 
-    /// The family a target name belongs to: `claude` for `claude@2.1.235` or `claude:/path`.
-    pub fn family(name: &str) -> &str {
-        name.split(['@', ':']).next().unwrap_or(name)
-    }
-
-    /// Whether a per-target key (`claude@2.1.235`, or a family such as `claude`) names `target`.
-    pub fn keyed(key: &str, target: &str) -> bool {
-        key == target || key == Self::family(target)
-    }
-
     /// The snapshot folder name: a path-safe form of the name.
     pub fn dir_name(&self) -> String {
         self.name.replace(['/', ':', '\\'], "_")

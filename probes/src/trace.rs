@@ -9,7 +9,7 @@ use regex::Regex;
 use serde_json::Value;
 use stubs::messages::{RecordedRequest, RequestKind};
 
-use crate::run::RunOutcome;
+use crate::outcome::RunOutcome;
 use crate::wire::{self, Request};
 
 /// Texts up to this many chars appear verbatim (our own script, fixtures, short tool messages).
@@ -120,7 +120,7 @@ pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
         .unwrap(),
         None => writeln!(out, "result: none").unwrap(),
     }
-    if run.channel == crate::host::Channel::Pty {
+    if run.channel == crate::scenario::Channel::Pty {
         // A terminal has a screen, not events; what it asked is below, the screens are in the record.
         writeln!(out, "stdout: a terminal").unwrap();
     } else {

@@ -213,6 +213,16 @@ fn bump_patch(v: &Version) -> Version {
     Version::new(v.major, v.minor, v.patch + 1)
 }
 
+/// The family a target name belongs to: `claude` for `claude@2.1.235` or `claude:/path`.
+pub fn family(name: &str) -> &str {
+    name.split(['@', ':']).next().unwrap_or(name)
+}
+
+/// Whether a per-target key (`claude@2.1.235`, or a family such as `claude`) names `target`.
+pub fn keyed(key: &str, target: &str) -> bool {
+    key == target || key == family(target)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

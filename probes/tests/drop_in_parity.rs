@@ -13,7 +13,7 @@ fn the_reference_traces_equal_the_real_binarys_except_where_named() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     let dir = root.join("scenarios");
     let scenarios = probes::load_dir(&dir).unwrap();
-    let suite = parity::load_suite(&dir).unwrap();
+    let suite = probes::scenario::load_suite(&dir).unwrap();
     let target = "claude@2.1.235";
     let compared =
         parity::compare_snapshots(&scenarios, &suite, &root.join("snapshots"), target, target);

@@ -58,7 +58,7 @@ fn probe(kill_first: bool) -> (probes::Report, Vec<u32>) {
             &scenario,
             &target,
             stubs::messages::Split::Whole,
-            probes::host::Channel::Print,
+            probes::scenario::Channel::Print,
         ))
         .unwrap();
     let pids = run.mcp["leak"].pids();

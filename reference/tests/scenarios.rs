@@ -29,7 +29,7 @@ fn main() {
     let mut trials = vec![Trial::test("suite/trace-differences", {
         let dir = dir.clone();
         move || {
-            probes::parity::load_suite(&dir)?;
+            probes::scenario::load_suite(&dir)?;
             Ok(())
         }
     })];
@@ -41,7 +41,7 @@ fn main() {
                 let order = probes::schedule::longest_first(&scenarios, Some(&records), &target);
                 for i in order {
                     let scenario = scenarios[i].clone();
-                    if !scenario.applies_to(Target::family(&target)) {
+                    if !scenario.applies_to(probes::version::family(&target)) {
                         continue;
                     }
                     let target = target.clone();

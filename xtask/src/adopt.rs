@@ -127,7 +127,7 @@ fn edits_for(scenario: &Scenario, report: &Report, version: &semver::Version) ->
             None => Edit::Stub {
                 check: index,
                 key: format!("claude@{version}"),
-                seen: probes::changelog::gist(&c.detail, 3),
+                seen: probes::report::changelog::gist(&c.detail, 3),
             },
         });
     }
@@ -285,7 +285,7 @@ subtype = "error_during_execution"
             out.contains(r#"differs."claude@2.1.332" = { reason = "" }"#),
             "{out}"
         );
-        let check: probes::check::CheckSpec =
+        let check: probes::scenario::CheckSpec =
             toml::from_str(out.split("[[check]]").nth(2).unwrap()).unwrap();
         let (field, e) = check.validate().unwrap_err();
         assert_eq!(field, "differs");
@@ -296,7 +296,7 @@ subtype = "error_during_execution"
     fn the_note_keeps_what_was_seen_and_drops_diff_headers() {
         let detail = "--- expected\n+++ seen\n@@ -1 +1 @@\n-MARKER\n\\ No newline at end of file\n+[Tool result missing]\n";
         assert_eq!(
-            probes::changelog::gist(detail, 3),
+            probes::report::changelog::gist(detail, 3),
             "-MARKER / +[Tool result missing]"
         );
     }

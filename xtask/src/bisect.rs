@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use probes::changelog::{self, Run};
+use probes::report::changelog::{self, Run};
 use probes::report::Report;
 use probes::{Scenario, Target};
 use semver::Version;

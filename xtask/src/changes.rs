@@ -2,7 +2,7 @@
 //! check-level changelog between consecutive versions, and one line per version and scenario
 //! for the scenarios whose outcome or trace moved.
 
-use probes::changelog::{by_version, ChangeKind, Changelog};
+use probes::report::changelog::{by_version, ChangeKind, Changelog};
 use probes::report::{Report, Status};
 
 /// Each changelog, checks first (grouped by kind of change), then the trace changes.

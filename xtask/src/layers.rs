@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 /// The crates whose modules must form layers, by their source folder.
-pub const CRATES: &[&str] = &["reference/src"];
+pub const CRATES: &[&str] = &["reference/src", "probes/src"];
 
 #[derive(clap::Args)]
 pub struct LayersArgs {

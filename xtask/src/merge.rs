@@ -29,7 +29,7 @@ pub fn run(args: MergeArgs) -> Result<bool> {
     let root = crate::workspace_root();
     let dir = args.scenarios.unwrap_or_else(|| root.join("scenarios"));
     let scenarios = probes::load_dir(&dir).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let suite = probes::parity::load_suite(&dir).map_err(anyhow::Error::msg)?;
+    let suite = probes::scenario::load_suite(&dir).map_err(anyhow::Error::msg)?;
     let mut files = Vec::new();
     for input in &args.inputs {
         collect(input, &mut files)?;

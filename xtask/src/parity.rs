@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 
 use anyhow::Result;
 use clap::Args;
-use probes::parity::{self, Comparison, Outcome, TraceDifference};
+use probes::parity::{self, Comparison, Outcome};
+use probes::scenario::{self, TraceDifference};
 
 #[derive(Args)]
 pub struct ParityArgs {
@@ -30,7 +31,7 @@ pub fn run(args: ParityArgs) -> Result<bool> {
     if !whole {
         scenarios.retain(|s| args.filter.iter().any(|f| s.id.contains(f.as_str())));
     }
-    let suite = parity::load_suite(&dir).map_err(anyhow::Error::msg)?;
+    let suite = scenario::load_suite(&dir).map_err(anyhow::Error::msg)?;
     let target_dir = args.target.replace(['/', ':'], "_");
     let compared = parity::compare_snapshots(
         &scenarios,
@@ -129,7 +130,7 @@ pub fn print(
             println!(
                 "  suite difference /{}/ matched nothing: remove it from scenarios/{} ({})",
                 d.lines,
-                parity::SUITE_FILE,
+                scenario::SUITE_FILE,
                 d.reason
             );
             ok = false;

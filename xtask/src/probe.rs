@@ -71,7 +71,7 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
     let applicable = |spec: &str| -> Vec<Scenario> {
         scenarios
             .iter()
-            .filter(|s| s.applies_to(Target::family(spec)))
+            .filter(|s| s.applies_to(probes::version::family(spec)))
             .cloned()
             .collect()
     };
@@ -84,7 +84,7 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
     );
     // Snapshots belong to the suite; an experiment from elsewhere is judged by its checks alone.
     let snapshots = args.scenarios.is_none().then(|| root.join("snapshots"));
-    let suite = probes::parity::load_suite(&dir).map_err(anyhow::Error::msg)?;
+    let suite = probes::scenario::load_suite(&dir).map_err(anyhow::Error::msg)?;
     // One target at a time: a range installs each version just before it runs, so the cache's
     // budget can remove versions already done.
     let mut results = Vec::new();
@@ -135,7 +135,7 @@ fn expand_targets(targets: &[String]) -> Result<Vec<String>> {
 /// versions; returns whether parity held (a merge prints the same).
 pub fn print_outcome(
     doc: &Doc,
-    suite: &[probes::parity::TraceDifference],
+    suite: &[probes::scenario::TraceDifference],
     whole_suite: bool,
 ) -> bool {
     print_summary(doc);
@@ -185,7 +185,7 @@ fn end_cleanly_on_signals(runtime: &tokio::runtime::Runtime) -> Result<()> {
             _ = interrupt.recv() => ("SIGINT", 130),
             _ = terminate.recv() => ("SIGTERM", 143),
         };
-        let aborted = probes::interrupt::abort_all();
+        let aborted = probes::process::interrupt::abort_all();
         eprintln!(
             "\n{name}: ended {} running target{} and removed {} run director{}",
             aborted.groups,

@@ -12,10 +12,11 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::ChildStdin;
 
-use super::{input_text, Answer, Decision, Decisions};
+use super::{input_text, Decisions};
+use super::{wind_down, Driven};
 use crate::mcp::McpSetup;
 use crate::process::{collect, kill_group, read_capped, wait_or_kill, Kept, OUTPUT_CAP_BYTES};
-use crate::run::{wind_down, Driven};
+use crate::scenario::{Answer, Decision};
 
 /// What the model is told when a decision denies without a message of its own.
 pub const DEFAULT_DENY: &str = "The user doesn't want to proceed with this tool use.";

@@ -12,10 +12,11 @@ use serde_json::{json, Value};
 use stubs::messages::MessagesStub;
 
 use super::screen::{self, Card};
-use super::{Answer, Decision, Decisions};
+use super::Decisions;
+use super::{wind_down, Driven};
 use crate::mcp::McpSetup;
 use crate::process::{kill_group, signal_group, wait_or_kill};
-use crate::run::{wind_down, Driven};
+use crate::scenario::{Answer, Decision};
 
 const ROWS: u16 = 40;
 const COLS: u16 = 120;

@@ -8,10 +8,10 @@ use anyhow::{bail, Context, Result};
 use serde::Serialize;
 
 use super::{Report, Status};
-use crate::changelog::Changelog;
 use crate::check::CheckOutcome;
-use crate::parity::TraceDifference;
+use crate::report::changelog::Changelog;
 use crate::scenario::Scenario;
+use crate::scenario::TraceDifference;
 
 /// The check a run gets when its trace differs from the reference's beyond what is named.
 pub const PARITY_CHECK: &str = "trace matches the reference's";
@@ -54,7 +54,7 @@ impl Doc {
             .map(str::to_owned)
             .collect();
         let versions: Vec<&str> = versions.iter().map(String::as_str).collect();
-        doc.changelogs = crate::changelog::between_versions(&doc.runs, &versions);
+        doc.changelogs = crate::report::changelog::between_versions(&doc.runs, &versions);
         (doc, parity_ok)
     }
 

@@ -66,8 +66,8 @@ fn script_json(doc: &Doc) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::changelog::{ChangeKind, Changelog, CheckChange, TraceChange};
     use crate::check::CheckOutcome;
+    use crate::report::changelog::{ChangeKind, Changelog, CheckChange, TraceChange};
     use crate::report::Report;
 
     /// A doc whose texts try every way out of the data element, and mention network URLs.

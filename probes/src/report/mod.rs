@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::check::CheckOutcome;
 
+pub mod changelog;
 pub mod doc;
 pub mod html;
 pub mod junit;

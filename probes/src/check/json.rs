@@ -8,8 +8,9 @@
 
 use serde_json::Value;
 
-use crate::check::{expected_seen, CheckSpec};
-use crate::run::RunOutcome;
+use super::expect::expected_seen;
+use crate::outcome::RunOutcome;
+use crate::scenario::CheckSpec;
 use crate::wire;
 
 /// `tool_use_result`: the stream-json user event answering `tool_use_id`.

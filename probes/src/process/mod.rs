@@ -1,7 +1,13 @@
 //! A target process: started in its own process group, waited for with a bound, its peak memory
 //! sampled on the way, and ended by its pid (with everything it started) when the bound passes.
+//! `interrupt` keeps what a Ctrl-C must end and remove; `group` signals a target's group.
+
+mod group;
+pub mod interrupt;
 
 use std::time::Duration;
+
+pub use group::{kill_group, signal_group};
 
 /// Starts `command` in its own process group (so a timeout ends the target and every child it
 /// started) with stdout and stderr piped and `stdin` as given; returns the child and its pid.
@@ -32,7 +38,7 @@ pub struct Exited {
 
 /// Waits for `pid` up to `timeout`; past it, kills its process group and reaps it.
 pub async fn wait_or_kill(pid: Option<i32>, timeout: Duration) -> Exited {
-    let _group = pid.map(crate::interrupt::Group::register);
+    let _group = pid.map(interrupt::Group::register);
     let reaped = match pid {
         Some(pid) => tokio::time::timeout(timeout, reap(pid)).await.ok(),
         None => None,
@@ -103,21 +109,6 @@ pub fn vm_hwm_kib(pid: i32) -> Option<u64> {
         .find_map(|l| l.strip_prefix("VmHWM:"))
         .and_then(|v| v.split_whitespace().next())
         .and_then(|n| n.parse().ok())
-}
-
-/// Ends the target's process group (the target and every child it started).
-pub fn kill_group(pid: Option<i32>) {
-    signal_group(pid, libc::SIGKILL);
-}
-
-/// Sends `signal` to the target's process group.
-pub fn signal_group(pid: Option<i32>, signal: libc::c_int) {
-    if let Some(pid) = pid {
-        // SAFETY: kill(2) with a negative pid signals the process group we created for the target.
-        unsafe {
-            libc::kill(-pid, signal);
-        }
-    }
 }
 
 /// What a reader task collected; pipes held open by a grandchild close when the group is killed,

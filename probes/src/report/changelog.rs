@@ -7,14 +7,11 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::{Report, Status};
 use crate::check::CheckOutcome;
-use crate::report::{Report, Status};
 
 /// Checks that compare traces, not behaviour against the seed; the trace part covers them.
-const TRACE_CHECKS: [&str; 2] = [
-    crate::snapshot::SNAPSHOT_CHECK,
-    crate::report::doc::PARITY_CHECK,
-];
+const TRACE_CHECKS: [&str; 2] = [crate::snapshot::SNAPSHOT_CHECK, super::doc::PARITY_CHECK];
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Changelog {

@@ -2,6 +2,17 @@
 //!
 //! Parsing is strict (unknown fields are errors) and every error names the file, the line and the
 //! field, because a scenario that silently ignores a misspelt check would pass for the wrong reason.
+//!
+//! The bottom of the harness's flow: what a file declares (its checks, its decisions, its trace
+//! differences) is defined here, as data; the modules that run, judge and compare read it.
+
+mod check;
+mod decision;
+mod trace_difference;
+
+pub use check::{CheckKind, CheckSpec};
+pub use decision::{Answer, Channel, Decision};
+pub use trace_difference::{load_suite, TraceDifference, SUITE_FILE};
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -11,9 +22,6 @@ use stubs::claude_ai::{DesignScript, ProjectScript, UploadAnswer};
 use stubs::mcp::McpScript;
 use stubs::messages::{AgentScript, Split, Turn};
 use toml::Spanned;
-
-use crate::check::CheckSpec;
-use crate::host::{Channel, Decision};
 
 /// The model every target is started with unless a scenario says otherwise; Messages requests for
 /// any other model are helpers, not the main loop.
@@ -104,7 +112,7 @@ pub struct Scenario {
     /// Trace differences from the reference this scenario accepts on a real binary, each with a
     /// reason (`probes::parity`).
     #[serde(default, rename = "trace_difference")]
-    pub trace_differences: Vec<crate::parity::TraceDifference>,
+    pub trace_differences: Vec<TraceDifference>,
     /// Serve the script once per split and require identical traces (`core.sse-split`).
     #[serde(default)]
     pub splits: Vec<String>,
@@ -265,7 +273,7 @@ impl Scenario {
             if d.scenarios.is_some() {
                 return Err(err(format!(
                     "{at}: `scenarios` belongs in the suite's {}, not in a scenario",
-                    crate::parity::SUITE_FILE
+                    SUITE_FILE
                 )));
             }
             if !scenario.targets.iter().any(|t| t == "claude") {
@@ -528,9 +536,7 @@ impl Scenario {
                     return Err((check.span().start, format!("check field `channel`: `{channel}` is not one of the scenario's channels {channels:?}")));
                 }
             }
-            if spec.kind == Some(crate::check::CheckKind::Screen)
-                && !channels.contains(&Channel::Pty)
-            {
+            if spec.kind == Some(CheckKind::Screen) && !channels.contains(&Channel::Pty) {
                 return Err((
                     check.span().start,
                     "check of kind `screen` reads a terminal: the scenario's `channels` need `pty`"
@@ -556,9 +562,7 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         if path.is_dir() {
             collect(&path, out)?;
         } else if path.extension().is_some_and(|e| e == "toml")
-            && path
-                .file_name()
-                .is_none_or(|n| n != crate::parity::SUITE_FILE)
+            && path.file_name().is_none_or(|n| n != SUITE_FILE)
         {
             out.push(path);
         }

@@ -1,19 +1,14 @@
-//! Declarative, target-independent checks, and per-target expected differences.
-//!
-//! A check states what the seed documents. Where a real binary is known to differ, the check
-//! carries that target's own expectation under `differs.<target>` with a reason; the report counts
-//! those apart from plain passes, and flags an expected difference that stopped happening so the
-//! baseline never goes stale.
+//! One `[[check]]` of a scenario as declared: its kind, the expectations each kind takes, and the
+//! per-target differences laid over them (`differs.<target>`). Validated at load, so a check that
+//! names a field its kind does not read, or one that cannot fail, never reaches a run;
+//! `crate::check` evaluates it against a run's outcome.
 
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde_json::Value;
 
-use stubs::mcp::expand;
-
-use crate::run::RunOutcome;
-use crate::wire::{self, Request};
+use super::Channel;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -154,7 +149,7 @@ pub struct CheckSpec {
     /// `brief` or `transcript` (`view`).
     pub view: Option<String>,
     /// The channel whose run the check reads (default: every channel the scenario runs).
-    pub channel: Option<crate::host::Channel>,
+    pub channel: Option<Channel>,
     /// `file`: the file's permission bits, four octal digits (`0600`).
     pub mode: Option<String>,
     /// `project_state`: the Project holds exactly what the scenario seeded.
@@ -163,62 +158,6 @@ pub struct CheckSpec {
     pub reason: Option<String>,
     /// Per-target expectations that replace fields of this check: `differs."claude@2.1.235"`.
     pub differs: Option<BTreeMap<String, CheckSpec>>,
-}
-
-/// The paths under `base` that `rel` names, a `*` in a segment matching any name there (the
-/// session's own folder, whose name is a fresh id); without a `*`, the one path.
-pub(crate) fn resolve_pattern(base: &std::path::Path, rel: &str) -> Vec<std::path::PathBuf> {
-    let mut found = vec![base.to_path_buf()];
-    for segment in rel.split('/').filter(|s| !s.is_empty()) {
-        if !segment.contains('*') {
-            found = found.into_iter().map(|p| p.join(segment)).collect();
-            continue;
-        }
-        let Ok(glob) = globset::Glob::new(segment) else {
-            return Vec::new();
-        };
-        let matcher = glob.compile_matcher();
-        found = found
-            .iter()
-            .filter_map(|dir| std::fs::read_dir(dir).ok())
-            .flatten()
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.file_name().is_some_and(|n| matcher.is_match(n)))
-            .collect();
-        found.sort();
-    }
-    found.retain(|p| p.exists() || p.symlink_metadata().is_ok());
-    found
-}
-
-/// What one check concluded for one run.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct CheckOutcome {
-    pub name: String,
-    pub ok: bool,
-    pub detail: String,
-    /// Set when the target matched its own documented difference from the seed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub expected_difference: Option<String>,
-    /// On a failure: the key of a difference named for other versions of this target's family
-    /// (`claude@2.1.235`) whose expectation holds here, so the same difference persists in this
-    /// version without being named for it (`cargo xtask adopt` widens that key).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub named_for_other_versions: Option<String>,
-}
-
-impl CheckOutcome {
-    /// An outcome that is not an expected difference.
-    pub fn new(name: impl Into<String>, ok: bool, detail: impl Into<String>) -> Self {
-        CheckOutcome {
-            name: name.into(),
-            ok,
-            detail: detail.into(),
-            expected_difference: None,
-            named_for_other_versions: None,
-        }
-    }
 }
 
 impl CheckSpec {
@@ -429,7 +368,7 @@ impl CheckSpec {
     /// are replaced together: a difference that names any of `equals`/`contains`/`not_contains`
     /// (or of `includes`/`excludes`/`order`) replaces that whole group, so "stderr is empty" does
     /// not inherit the seed's `contains`.
-    fn overlaid(&self, over: &CheckSpec) -> CheckSpec {
+    pub fn overlaid(&self, over: &CheckSpec) -> CheckSpec {
         macro_rules! pick {
             ($($f:ident),*) => { CheckSpec { $($f: over.$f.clone().or_else(|| self.$f.clone()),)* differs: None } };
         }
@@ -500,24 +439,12 @@ impl CheckSpec {
     }
 
     /// Whether the check applies to a run on `channel` (a screen exists only on a terminal).
-    pub fn applies_to(&self, channel: crate::host::Channel) -> bool {
-        let on_screen =
-            self.kind != Some(CheckKind::Screen) || channel == crate::host::Channel::Pty;
+    pub fn applies_to(&self, channel: Channel) -> bool {
+        let on_screen = self.kind != Some(CheckKind::Screen) || channel == Channel::Pty;
         on_screen && self.channel.is_none_or(|c| c == channel)
     }
 
-    /// The key of a difference named for other versions of `target`'s family whose expectation
-    /// holds on `run`.
-    fn holding_difference_of_family(&self, target: &str, run: &RunOutcome) -> Option<String> {
-        let family = crate::target::Target::family(target);
-        self.differs.as_ref()?.iter().find_map(|(key, over)| {
-            let same_family =
-                crate::version::TargetKey::parse(key).is_ok_and(|k| k.family() == family);
-            (same_family && check(&self.overlaid(over), run).is_ok()).then(|| key.clone())
-        })
-    }
-
-    fn difference_for(&self, target: &str) -> Option<&CheckSpec> {
+    pub fn difference_for(&self, target: &str) -> Option<&CheckSpec> {
         // Keys were refused at load when two could apply to one target, so the first match is
         // the only one.
         self.differs.as_ref()?.iter().find_map(|(key, spec)| {
@@ -612,489 +539,6 @@ fn refuse_vacuous(spec: &CheckSpec) -> Result<(), (&'static str, String)> {
     Ok(())
 }
 
-/// Evaluates `spec` for a run of `target`, honouring its expected difference.
-pub fn evaluate(spec: &CheckSpec, target: &str, run: &RunOutcome) -> CheckOutcome {
-    let name = spec.describe();
-    let seed_verdict = check(spec, run);
-    let Some(diff) = spec.difference_for(target) else {
-        let ok = seed_verdict.is_ok();
-        let mut outcome = CheckOutcome::new(name, ok, seed_verdict.err().unwrap_or_default());
-        if !ok {
-            outcome.named_for_other_versions = spec.holding_difference_of_family(target, run);
-        }
-        return outcome;
-    };
-    let reason = diff.reason.clone().unwrap_or_default();
-    match (check(&spec.overlaid(diff), run), seed_verdict) {
-        (Ok(()), Err(_)) => CheckOutcome {
-            expected_difference: Some(reason),
-            ..CheckOutcome::new(name, true, "")
-        },
-        // Also when the difference still holds: a difference looser than the seed must not
-        // hide that the seed's own expectation is met now.
-        (_, Ok(())) => CheckOutcome::new(
-            name,
-            false,
-            format!(
-                "expected difference no longer observed: {target} now behaves as the seed documents; \
-                 remove `differs.\"{target}\"` ({reason})"
-            ),
-        ),
-        (Err(detail), Err(_)) => CheckOutcome::new(
-            name,
-            false,
-            format!("{detail}\n(neither the seed's expectation nor the documented difference holds: {reason})"),
-        ),
-    }
-}
-
-fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
-    let kind = spec.kind.expect("validated at load");
-    let requests = match &spec.agent {
-        Some(label) => run.agent_requests(label),
-        None => run.main_requests(),
-    };
-    match kind {
-        CheckKind::Exit => {
-            let want = spec
-                .equals
-                .as_ref()
-                .and_then(Value::as_i64)
-                .unwrap_or_default();
-            match run.exit_code {
-                Some(code) if i64::from(code) == want => Ok(()),
-                Some(code) => Err(expected_seen(want, code)),
-                None if run.timed_out => Err(expected_seen(want, "killed after the timeout")),
-                None => Err(expected_seen(want, "killed by a signal")),
-            }
-        }
-        CheckKind::Requests => {
-            if let Some(want) = &spec.matches {
-                let n = spec.request.unwrap_or(1);
-                let body = requests.get(n.wrapping_sub(1)).ok_or_else(|| {
-                    format!("request {n} was never sent ({} sent)", requests.len())
-                })?;
-                crate::check_json::subset(want, body, &format!("request {n}"))?;
-            }
-            let Some(want) = spec.equals.as_ref().and_then(Value::as_i64) else {
-                return Ok(());
-            };
-            if requests.len() as i64 == want {
-                Ok(())
-            } else {
-                Err(expected_seen(want, requests.len()))
-            }
-        }
-        CheckKind::Result => {
-            let events = wire::stdout_events(&run.stdout);
-            let result = wire::result_event(&events).ok_or("no `result` event on stdout")?;
-            if let Some(subtype) = &spec.subtype {
-                field_eq(
-                    "subtype",
-                    subtype.as_str(),
-                    result["subtype"].as_str().unwrap_or("<none>"),
-                )?;
-            }
-            if let Some(is_error) = spec.is_error {
-                // Absent is not false: a result event without the field is itself a finding.
-                let seen = result["is_error"]
-                    .as_bool()
-                    .ok_or("the `result` event has no boolean `is_error`")?;
-                field_eq("is_error", is_error, seen)?;
-            }
-            text_expectations(spec, result["result"].as_str().unwrap_or(""))
-        }
-        CheckKind::Tools => {
-            let n = spec.request.unwrap_or(1);
-            let request = requests
-                .get(n.wrapping_sub(1))
-                .ok_or_else(|| format!("request {n} was never sent ({} sent)", requests.len()))?;
-            let names = Request(request).tool_names();
-            // A trailing `*` matches by prefix (`mcp__server__*`).
-            let has = |pattern: &str| match pattern.strip_suffix('*') {
-                Some(prefix) => names.iter().any(|n| n.starts_with(prefix)),
-                None => names.contains(&pattern),
-            };
-            membership(
-                spec,
-                has,
-                |want| format!("request {n} tools[] lacks `{want}`\n  seen: {names:?}"),
-                |unwanted| format!("request {n} tools[] carries `{unwanted}`\n  seen: {names:?}"),
-            )?;
-            if let Some(order) = &spec.order {
-                if names != order.iter().map(String::as_str).collect::<Vec<_>>() {
-                    return Err(list_diff(order, &names));
-                }
-            }
-            Ok(())
-        }
-        CheckKind::ToolResult => {
-            let id = spec.tool_use_id.as_deref().unwrap_or_default();
-            let found = requests.iter().enumerate().find_map(|(i, body)| {
-                Request(body)
-                    .tool_results()
-                    .into_iter()
-                    .find(|(_, b)| b["tool_use_id"] == id)
-                    .map(|(_, b)| (i + 1, b))
-            });
-            let (n, block) = found.ok_or_else(|| {
-                format!(
-                    "no tool_result for `{id}` in any of {} requests",
-                    requests.len()
-                )
-            })?;
-            if let Some(want) = spec.request {
-                field_eq("first request carrying it", want, n)?;
-            }
-            if let Some(is_error) = spec.is_error {
-                field_eq("is_error", is_error, wire::is_error(block)).map_err(|e| {
-                    format!(
-                        "{e}\n  content: {}",
-                        run.places.redact(&wire::tool_result_own_text(block))
-                    )
-                })?;
-            }
-            text_expectations(spec, &run.places.redact(&wire::tool_result_own_text(block)))
-        }
-        CheckKind::Media => {
-            let id = spec.tool_use_id.as_deref().unwrap_or_default();
-            let seen = requests.iter().find_map(|body| {
-                Request(body)
-                    .messages()
-                    .iter()
-                    .find_map(|message| crate::media::around_result(&wire::blocks(message), id))
-            });
-            let seen = seen.ok_or_else(|| {
-                format!(
-                    "no tool_result for `{id}` in any of {} requests",
-                    requests.len()
-                )
-            })?;
-            text_expectations(spec, &run.places.redact(&seen))
-        }
-        CheckKind::Pairing => pairing(&requests),
-        CheckKind::File => {
-            let rel = spec.path.as_deref().unwrap_or_default();
-            let (base, rel_in) = match rel.strip_prefix("~/") {
-                Some(home_rel) => (&run.home, home_rel),
-                None => (&run.cwd, rel),
-            };
-            let found = resolve_pattern(base, rel_in);
-            if spec.absent == Some(true) {
-                return match found.as_slice() {
-                    [] => Ok(()),
-                    _ => Err(format!("`{rel}` exists but should not")),
-                };
-            }
-            let path = match found.as_slice() {
-                [one] => one.clone(),
-                [] => base.join(rel_in),
-                many => {
-                    return Err(format!(
-                        "`{rel}` names {} files, not one:\n{}",
-                        many.len(),
-                        many.iter()
-                            .map(|p| format!("  {}", run.places.redact(&p.display().to_string())))
-                            .collect::<Vec<_>>()
-                            .join("\n")
-                    ))
-                }
-            };
-            if let Some(want) = &spec.mode {
-                use std::os::unix::fs::PermissionsExt;
-                let seen = std::fs::metadata(&path)
-                    .map_err(|e| format!("`{rel}` cannot be read: {e}"))?
-                    .permissions()
-                    .mode()
-                    & 0o7777;
-                if format!("{seen:04o}") != *want {
-                    return Err(format!(
-                        "`{rel}`: mode {}",
-                        expected_seen(want, format!("{seen:04o}"))
-                    ));
-                }
-            }
-            if spec.contains.is_none() && spec.not_contains.is_none() && spec.equals.is_none() {
-                return if path.exists() {
-                    Ok(())
-                } else {
-                    Err(format!("`{rel}` does not exist"))
-                };
-            }
-            let content = std::fs::read_to_string(&path)
-                .map_err(|e| format!("`{rel}` cannot be read: {e}"))?;
-            text_expectations(spec, &content)
-        }
-        CheckKind::Events => {
-            let events = wire::stdout_events(&run.stdout);
-            if let Some(want) = &spec.events {
-                let seen: Vec<String> = events.iter().map(wire::event_kind).collect();
-                if &seen != want {
-                    return Err(list_diff(
-                        want,
-                        &seen.iter().map(String::as_str).collect::<Vec<_>>(),
-                    ));
-                }
-            }
-            for (kind, want_keys) in spec.keys.iter().flatten() {
-                let mut want: Vec<&str> = want_keys.iter().map(String::as_str).collect();
-                want.sort_unstable();
-                // Every event of the kind: a later one that gained or lost a key is a change too.
-                let of_kind: Vec<(usize, &Value)> = events
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, e)| &wire::event_kind(e) == kind)
-                    .collect();
-                if of_kind.is_empty() {
-                    return Err(format!("no `{kind}` event"));
-                }
-                for (i, event) in of_kind {
-                    let mut seen: Vec<&str> = event
-                        .as_object()
-                        .map(|o| o.keys().map(String::as_str).collect())
-                        .unwrap_or_default();
-                    seen.sort_unstable();
-                    if seen != want {
-                        let missing: Vec<_> = want.iter().filter(|k| !seen.contains(k)).collect();
-                        let extra: Vec<_> = seen.iter().filter(|k| !want.contains(k)).collect();
-                        return Err(format!(
-                            "`{kind}` keys differ (event {} of stdout)\n  missing: {missing:?}\n  unexpected: {extra:?}",
-                            i + 1
-                        ));
-                    }
-                }
-            }
-            Ok(())
-        }
-        CheckKind::Stderr => text_expectations(spec, &run.places.redact(&run.stderr)),
-        CheckKind::Stdout => text_expectations(spec, &run.places.redact(&run.stdout)),
-        CheckKind::Screen => text_expectations(spec, &run.places.redact(&run.screens.join("\n"))),
-        CheckKind::Mcp => crate::mcp::check(spec, run),
-        CheckKind::ToolUseResult => crate::check_json::tool_use_result(spec, run),
-        CheckKind::Uploads => crate::check_json::uploads(spec, run),
-        CheckKind::Design => crate::check_json::design(spec, run),
-        CheckKind::Project => crate::check_json::project(spec, run),
-        CheckKind::ProjectState => crate::check_json::project_state(spec, run),
-        CheckKind::Site => crate::check_json::site(spec, run),
-        CheckKind::Artifact => crate::check_json::artifact(spec, run),
-        CheckKind::Oauth => crate::check_json::oauth(spec, run),
-        CheckKind::View => {
-            let text = match spec.view.as_deref() {
-                Some("brief") => crate::render::brief_view(&run.stdout),
-                _ => crate::render::transcript(&run.stdout),
-            };
-            text_expectations(spec, &run.places.redact(&text))
-        }
-        CheckKind::Process => {
-            let bound = spec.max_rss_mib.unwrap_or_default();
-            let rss = run
-                .peak_rss_kib
-                .ok_or("no peak RSS: the process did not exit by itself")?;
-            if rss > bound * 1024 {
-                return Err(format!(
-                    "peak RSS {} MiB, above the bound of {bound} MiB",
-                    rss / 1024
-                ));
-            }
-            Ok(())
-        }
-        CheckKind::ToolDef | CheckKind::System | CheckKind::UserContext => {
-            let n = spec.request.unwrap_or(1);
-            let request =
-                Request(requests.get(n.wrapping_sub(1)).ok_or_else(|| {
-                    format!("request {n} was never sent ({} sent)", requests.len())
-                })?);
-            if kind == CheckKind::System {
-                return text_expectations(spec, &run.places.redact(&request.system_text()));
-            }
-            if kind == CheckKind::UserContext {
-                let first = request.messages().first().cloned().unwrap_or_default();
-                let text: Vec<&str> = wire::blocks(&first)
-                    .into_iter()
-                    .filter_map(|b| b["text"].as_str())
-                    .collect();
-                return text_expectations(spec, &run.places.redact(&text.join("\n")));
-            }
-            let name = spec.tool.as_deref().unwrap_or_default();
-            let tool = request.tool(name).ok_or_else(|| {
-                format!(
-                    "request {n} tools[] has no `{name}`\n  seen: {:?}",
-                    request.tool_names()
-                )
-            })?;
-            let props: Vec<&str> = tool["input_schema"]["properties"]
-                .as_object()
-                .map(|p| p.keys().map(String::as_str).collect())
-                .unwrap_or_default();
-            membership(
-                spec,
-                |p| props.contains(&p),
-                |want| format!("`{name}` has no property `{want}`\n  properties: {props:?}"),
-                |unwanted| format!("`{name}` has a property `{unwanted}`\n  properties: {props:?}"),
-            )?;
-            if let Some(want) = &spec.input_schema {
-                if &tool["input_schema"] != want {
-                    return Err(text_diff(
-                        &serde_json::to_string_pretty(want).unwrap_or_default(),
-                        &serde_json::to_string_pretty(&tool["input_schema"]).unwrap_or_default(),
-                    ));
-                }
-            }
-            if let Some(want) = &spec.matches {
-                crate::check_json::subset(want, &tool["input_schema"], "input_schema")?;
-            }
-            text_expectations(spec, tool["description"].as_str().unwrap_or_default())
-        }
-    }
-}
-
-/// `includes` (each must be there) and `excludes` (none may be), as `has` finds them; the first
-/// failure is described by `missing` or `present`.
-pub(crate) fn membership(
-    spec: &CheckSpec,
-    has: impl Fn(&str) -> bool,
-    missing: impl Fn(&str) -> String,
-    present: impl Fn(&str) -> String,
-) -> Result<(), String> {
-    if let Some(want) = spec.includes.iter().flatten().find(|w| !has(w)) {
-        return Err(missing(want));
-    }
-    if let Some(unwanted) = spec.excludes.iter().flatten().find(|u| has(u)) {
-        return Err(present(unwanted));
-    }
-    Ok(())
-}
-
-/// Every assistant tool_use in request k+1's history is answered, exactly once each, in the user
-/// message right after it, and that message answers nothing else.
-fn pairing(requests: &[&Value]) -> Result<(), String> {
-    let mut pairs = 0;
-    for (i, body) in requests.iter().enumerate() {
-        let messages = Request(body).messages();
-        for (m, message) in messages.iter().enumerate() {
-            if message["role"] != "assistant" {
-                continue;
-            }
-            let uses: Vec<&str> = wire::blocks(message)
-                .into_iter()
-                .filter(|b| b["type"] == "tool_use")
-                .filter_map(|b| b["id"].as_str())
-                .collect();
-            if uses.is_empty() {
-                continue;
-            }
-            let next = messages.get(m + 1).ok_or_else(|| {
-                format!("request {}: tool_use {uses:?} is the last message, with no tool_result after it", i + 1)
-            })?;
-            let answered: Vec<&str> = wire::blocks(next)
-                .into_iter()
-                .filter(|b| b["type"] == "tool_result")
-                .filter_map(|b| b["tool_use_id"].as_str())
-                .collect();
-            let mut sorted_uses = uses.clone();
-            sorted_uses.sort_unstable();
-            let mut sorted_answered = answered.clone();
-            sorted_answered.sort_unstable();
-            if next["role"] != "user" || sorted_uses != sorted_answered {
-                return Err(format!(
-                    "request {}, message {}: tool_use ids {uses:?} answered in the next message by {answered:?}",
-                    i + 1,
-                    m + 1
-                ));
-            }
-            pairs += uses.len();
-        }
-    }
-    if pairs == 0 {
-        return Err("no tool_use was sent in any request, so pairing was never exercised".into());
-    }
-    Ok(())
-}
-
-/// `equals`, `contains`, `not_contains` against a text; `{repeat:N:s}` in them expands, so a
-/// check can state a 2,048-char cut without carrying it.
-pub(crate) fn text_expectations(spec: &CheckSpec, seen: &str) -> Result<(), String> {
-    if let Some(want) = &spec.equals {
-        let want = want
-            .as_str()
-            .map(expand)
-            .unwrap_or_else(|| want.to_string());
-        if want != seen {
-            return Err(text_diff(&want, seen));
-        }
-    }
-    if let Some(want) = spec.contains.as_deref().map(expand) {
-        if !seen.contains(want.as_str()) {
-            return Err(format!(
-                "expected to contain: {}\n             seen: {}",
-                clip(&want),
-                clip(seen)
-            ));
-        }
-    }
-    if let Some(unwanted) = spec.not_contains.as_deref().map(expand) {
-        if seen.contains(unwanted.as_str()) {
-            return Err(format!(
-                "expected not to contain: {}\n                   seen: {}",
-                clip(&unwanted),
-                clip(seen)
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn field_eq<T: PartialEq + std::fmt::Debug>(field: &str, want: T, seen: T) -> Result<(), String> {
-    if want == seen {
-        Ok(())
-    } else {
-        Err(format!(
-            "{field}: {}",
-            expected_seen(format!("{want:?}"), format!("{seen:?}"))
-        ))
-    }
-}
-
-pub(crate) fn expected_seen(want: impl std::fmt::Display, seen: impl std::fmt::Display) -> String {
-    format!("expected {want}, seen {seen}")
-}
-
-fn clip(s: &str) -> String {
-    const MAX: usize = 400;
-    if s.len() <= MAX {
-        return format!("{s:?}");
-    }
-    let mut end = MAX;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{:?}… ({} bytes in all)", &s[..end], s.len())
-}
-
-/// A unified diff, expected (`-`) against seen (`+`).
-pub fn text_diff(want: &str, seen: &str) -> String {
-    let diff = similar::TextDiff::from_lines(want, seen);
-    let body = diff
-        .unified_diff()
-        .context_radius(3)
-        .header("expected", "seen")
-        .to_string();
-    if body.trim().is_empty() {
-        format!("texts differ only in line endings\n  expected: {want:?}\n  seen: {seen:?}")
-    } else {
-        body
-    }
-}
-
-pub(crate) fn list_diff(want: &[impl AsRef<str>], seen: &[&str]) -> String {
-    let want = want
-        .iter()
-        .map(|s| format!("{}\n", s.as_ref()))
-        .collect::<String>();
-    let seen = seen.iter().map(|s| format!("{s}\n")).collect::<String>();
-    text_diff(&want, &seen)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1173,15 +617,5 @@ mod tests {
         ] {
             assert!(spec(src).validate().is_ok(), "{src}");
         }
-    }
-
-    #[test]
-    fn text_expectations_expand_repeats() {
-        let s = spec(
-            "kind = \"stdout\"\ncontains = \"{repeat:3:ab}\"\nnot_contains = \"{repeat:4:ab}\"\n",
-        );
-        assert!(text_expectations(&s, "xababab").is_ok());
-        assert!(text_expectations(&s, "abababab").is_err());
-        assert!(text_expectations(&s, "abab").is_err());
     }
 }

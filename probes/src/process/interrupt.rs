@@ -62,7 +62,7 @@ pub struct Aborted {
 pub fn abort_all() -> Aborted {
     let groups: Vec<i32> = lock(&GROUPS).iter().copied().collect();
     for pgid in &groups {
-        crate::process::kill_group(Some(*pgid));
+        super::group::kill_group(Some(*pgid));
     }
     let roots: Vec<PathBuf> = lock(&ROOTS).iter().cloned().collect();
     // A killed target's children may still be writing for a moment; a second pass catches what
