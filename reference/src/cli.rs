@@ -7,7 +7,7 @@ use clap::{ArgAction, Parser};
 use crate::events::Format;
 use crate::vocab::Mode;
 
-#[derive(Debug, Parser)]
+#[derive(Debug, Clone, Parser)]
 #[command(
     name = "claude-reference",
     disable_version_flag = true,

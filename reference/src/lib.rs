@@ -23,6 +23,7 @@ pub mod net;
 pub mod permissions;
 pub mod projects;
 pub mod search;
+pub mod startup;
 pub mod tools;
 pub mod upload;
 pub mod vocab;

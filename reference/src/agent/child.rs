@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use crate::agents::{self, Agents, Launch, Outcome, Status};
 use crate::api::wire::{self, Role};
-use crate::api::{Client, Usage};
+use crate::api::Usage;
 use crate::tools::{self, Tool, ToolContext};
 
 /// Tools a background agent gets, as 2.1.235 equips one (besides Glob and Grep when offered).
@@ -80,13 +80,7 @@ impl agents::Runner for ChildLoops {
 /// Runs the loop from `history` (empty for a new agent) with `prompt` as the next user message.
 fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<AtomicBool>) -> Outcome {
     let config = &agents.config;
-    let client = Client::new(
-        config.base_url.clone(),
-        config.api_key.clone(),
-        config.oauth_token.clone(),
-        config.session_id.clone(),
-    )
-    .with_role(Role::Subagent);
+    let client = super::client(config).with_role(Role::Subagent);
     let mut ctx = ToolContext::for_child(agents, &launch.cwd, cancel.clone());
     let offered = tools_for(agents, launch);
     let mut messages = history;

@@ -3,6 +3,7 @@
 mod child;
 mod heartbeat;
 mod local_command;
+mod opening;
 pub mod prompt;
 mod remote;
 mod session;
@@ -10,3 +11,13 @@ mod turn;
 
 pub use session::run;
 pub use turn::request_frame;
+
+/// A Messages client for a loop of the session `config` describes.
+fn client(config: &crate::config::Config) -> crate::api::Client {
+    crate::api::Client::new(
+        config.base_url.clone(),
+        config.api_key.clone(),
+        config.oauth_token.clone(),
+        config.session_id.clone(),
+    )
+}

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use super::prompt;
+use super::opening::{self, Found};
 use super::turn::Turn;
 use crate::api::{first_party, startup, wire, Client};
 use crate::brief;
@@ -18,7 +18,7 @@ use crate::host::control::{Control, Input};
 use crate::host::terminal::Terminal;
 use crate::mcp::{self, McpRuntime};
 use crate::permissions::Permissions;
-use crate::tools::{self, FileState, Host, ToolContext};
+use crate::tools::{self, Host, ToolContext};
 use crate::vocab::Mode;
 
 /// Runs the session and returns the process exit status. MCP servers are started first (after
@@ -206,6 +206,9 @@ pub struct Session<'a> {
 }
 
 impl<'a> Session<'a> {
+    /// The session as it opens: what it found (plugins, skills, instructions), the tools'
+    /// context, the catalog of request 1, the init event, the first message's context, and the
+    /// agent loops' shared state, in that order.
     fn start(
         config: &'a Config,
         mcp: &'a McpRuntime,
@@ -213,195 +216,33 @@ impl<'a> Session<'a> {
         out: Output,
         started: Instant,
     ) -> Self {
-        let client = Client::new(
-            config.base_url.clone(),
-            config.api_key.clone(),
-            config.oauth_token.clone(),
-            config.session_id.clone(),
-        );
-        let (plugins, plugin_errors) = context::plugins::load(&config.plugin_dirs);
-        for e in plugin_errors {
-            eprintln!("{e}");
-        }
-        let skills = context::skills::discover(&config.home, &config.cwd, &plugins);
-        let builtins = features(config);
-        let (permissions, warnings) = Permissions::load(
-            config.mode,
-            &config.cwd,
-            &config.home,
-            &config.allowed_tools,
-            &config.disallowed_tools,
-        );
-        for w in warnings {
-            eprintln!("{w}");
-        }
-        let ctx = ToolContext {
-            cwd: config.cwd.clone(),
-            home: config.home.clone(),
-            session_id: config.session_id.clone(),
-            files: FileState::default(),
-            permissions,
-            shell_cwd: config.cwd.clone(),
-            todos: Vec::new(),
-            // The user's first: a user skill shadows a built-in of the same name.
-            skills: skills
-                .iter()
-                .cloned()
-                .chain(context::builtins::skills(&builtins))
-                .collect(),
-            follow_up: Vec::new(),
-            after_result: Vec::new(),
-            lsp: crate::lsp::LspManager::new(
-                plugins.iter().flat_map(|p| p.lsp_servers.clone()).collect(),
-            ),
-            brief: brief::Delivery::from_env(&config.base_url, config.oauth_token.clone()),
-            host,
-            tool_use_id: String::new(),
-            mode_changed: None,
-            interactive: config.host == HostKind::Terminal,
-            design: config.offer.design,
-            worktree: None,
-            cron: crate::cron::Store::new(
-                &config.cwd,
-                &config.session_id,
-                crate::cron::Clock::from_env(),
-            ),
-            agents: None,
-            cancel: Default::default(),
-            web_fetch: Default::default(),
-            mcp: Some(mcp.clone()),
-            tool_search: tools::tool_search::State::new(config.offer.tool_search),
-            artifact: Default::default(),
-        };
+        let found = Found::discover(config);
+        let mut ctx = session_context(config, &found, mcp, host);
         let catalog = tools::builtin(offer(config, &ctx, false));
         let enforce_brief = brief::enforcement_on(
             config.brief,
             &catalog.iter().map(|t| t.name()).collect::<Vec<_>>(),
             false,
         );
-        let cwd = config.cwd.display().to_string();
-        let memory = context::memory::dir(&config.home, &config.cwd);
-        let memory_dir = memory.as_ref().map(|d| format!("{}/", d.display()));
-        let approved = std::fs::read_to_string(config.home.join(".claude.json"))
-            .ok()
-            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-            .is_some_and(|v| {
-                v["projects"][cwd.as_str()]["hasClaudeMdExternalIncludesApproved"] == true
-            });
-        let instructions = context::instructions::discover(&context::instructions::Sources {
-            home: &config.home,
-            cwd: &config.cwd,
-            add_dirs: &config.add_dirs,
-            memory_index: memory.as_ref().map(|d| d.join("MEMORY.md")),
-            external_includes_approved: approved,
-        });
+        // The MCP tools as applied now, for the init event and the deferred-tools listing alike.
         let first_tools = mcp.current_tools();
-        // The init event names the Agent tool by its alias, as 2.1.235 lists it.
-        let mut names: Vec<&str> = catalog
-            .iter()
-            .map(|t| match t.name() {
-                "Agent" => "Task",
-                name => name,
-            })
-            .collect();
-        names.extend(first_tools.iter().map(|t| t.wire_name.as_str()));
-        let mut init = out.init(
-            &cwd,
-            &names,
-            &config.model,
-            config.mode.as_str(),
-            memory_dir.as_deref(),
-        );
-        init["mcp_servers"] = json!(mcp.statuses());
-        let lists = init_lists(config, &skills, &builtins, &mcp.prompt_commands());
-        init["slash_commands"] = json!(lists.slash_commands);
-        init["terminal_slash_commands"] = json!(lists.terminal_slash_commands);
-        init["agents"] = json!(lists.agents);
-        init["skills"] = json!(lists.skills);
-        if config.api_key.is_none() {
-            init["apiKeySource"] = json!("none");
-        }
-        init["plugins"] = plugins.iter().map(context::plugins::init_entry).collect();
-        if crate::environment::remote() {
-            super::remote::extend_init(&mut init, started, &crate::api::wire::get().entrypoint);
-        }
-        let mut ctx = ctx;
-
-        let mut first = Vec::new();
-        // The deferred tools are named first, as 2.1.235 opens its first message.
-        if config.offer.tool_search {
-            if let Some(listing) = tools::tool_search::listing(&catalog, &first_tools) {
-                first.push(json!({"type": "text", "text": listing}));
-            }
-        }
-        // 2.1.235's order: deferred tools, agent types (while the Agent tool is offered), MCP
-        // instructions, skills; then each prompt's budget, then the user's context.
-        if catalog.iter().any(|t| t.name() == "Agent") {
-            first.push(json!({"type": "text", "text": context::builtins::agent_listing()}));
-        }
-        if let Some(reminder) = prompt::mcp_instructions(&mcp.instructions()) {
-            first.push(json!({"type": "text", "text": reminder}));
-        }
-        // Listed only while the Skill tool is there to launch them.
-        let listing = context::skills::listing(
-            &skills,
-            context::skills::budget(),
-            &named_workflows(config)
-                .into_iter()
-                .map(|(name, about)| {
-                    if about.is_empty() {
-                        format!("- {name}")
-                    } else {
-                        format!("- {name}: {about}")
-                    }
-                })
-                .chain(context::builtins::listing_lines(&builtins))
-                .collect::<Vec<_>>(),
-        )
-        .filter(|_| catalog.iter().any(|t| t.name() == "Skill"));
-        let user_context = json!({"type": "text", "text": context::instructions::user_context(
-            &instructions.entries,
-            instructions.auto_index.as_deref(),
-            &instructions.pinned,
-            config.attached_project.as_deref(),
-            &crate::vocab::today(),
-        )});
-        // A child's first message: the skills, then the context (no budget: its task is no
-        // user's prompt).
-        let mut child_first = context::reminders::before_prompt(listing.iter().cloned().collect());
-        child_first.push(user_context.clone());
-        first.extend(listing.map(|l| json!({"type": "text", "text": l})));
-        ctx.agents = Some(crate::agents::Agents {
-            config: Arc::new(config.clone()),
-            registry: Default::default(),
-            announce: crate::agents::Announcer {
-                out: Arc::new(Output {
-                    format: out.format,
-                    session_id: out.session_id.clone(),
-                    terminal: out.terminal.clone(),
-                    held: None,
-                    after_results: out.after_results.clone(),
-                }),
-            },
-            first_context: Arc::new(child_first),
-            depth: 0,
-            runtime: tokio::runtime::Handle::current(),
-            runner: Arc::new(super::child::ChildLoops),
-        });
+        let request_1 = (catalog.as_slice(), first_tools.as_slice());
+        let init = opening::init_event(config, &out, mcp, request_1, &found, started);
+        let first = opening::first_message(config, mcp, request_1, &found);
+        ctx.agents = Some(agents(config, &out, first.child));
         Session {
             config,
             mcp,
-            out,
-            client,
+            client: super::client(config),
             ctx,
             init,
             origin: None,
             messages: Vec::new(),
-            first_context: Some((first, user_context)),
+            first_context: Some((first.reminders, first.user_context)),
             budget: Default::default(),
             last_total: 0,
             pending: Vec::new(),
-            conditional_rules: instructions.conditional,
+            conditional_rules: found.instructions.conditional,
             enforce_brief,
             started,
             interrupt_probe: None,
@@ -409,6 +250,7 @@ impl<'a> Session<'a> {
             lookups: Default::default(),
             titled: false,
             init_owed: true,
+            out,
         }
     }
 
@@ -480,14 +322,8 @@ impl<'a> Session<'a> {
             &config.session_id,
             text,
         );
-        let client = Client::new(
-            config.base_url.clone(),
-            config.api_key.clone(),
-            config.oauth_token.clone(),
-            config.session_id.clone(),
-        );
         startup::settle(
-            Some(startup::title(client, body)),
+            Some(startup::title(super::client(config), body)),
             std::time::Duration::from_secs(2),
         )
         .await;
@@ -540,79 +376,64 @@ fn offer(config: &Config, ctx: &ToolContext, lsp: bool) -> crate::config::Offer 
     }
 }
 
-/// The session's switches that add or drop built-in skills and commands.
-fn features(config: &Config) -> context::builtins::Features {
-    context::builtins::Features {
-        workflow: config.offer.workflow,
-        cron: config.offer.cron,
-        design: config.offer.design,
-        design_sync: {
-            use crate::design::gates;
-            crate::account::policy::allows(&config.home, gates::POLICY_KEY)
-                && !crate::environment::essential_traffic_only()
-                && crate::environment::first_party()
-        },
-        artifact: config.offer.artifact,
-        remote: crate::environment::remote(),
-        heapdump: heapdump_allowed(config),
-    }
-}
-
-/// `allow_heap_dump` is one of the policy keys 2.1.235 denies when a session that should have
-/// the organization's policy (first party, Anthropic's own API, an API key or a bare OAuth token)
-/// has no cached policy; otherwise the cache decides, or nothing forbids it.
-fn heapdump_allowed(config: &Config) -> bool {
-    let eligible = crate::environment::first_party()
-        && crate::environment::first_party_base_url()
-        && (config.api_key.is_some()
-            || std::env::var("CLAUDE_CODE_OAUTH_TOKEN").is_ok_and(|t| !t.is_empty()));
-    let cached = crate::environment::config_dir(&config.home)
-        .join("policy-limits.json")
-        .is_file();
-    !eligible || (cached && crate::account::policy::allows(&config.home, "allow_heap_dump"))
-}
-
-/// The init event's lists: the user's skills lead, the named workflows follow the bundled one.
-fn init_lists(
+/// The main loop's tool context: the session's permissions (their warnings told once), the
+/// skills it found (the user's first: a user skill shadows a built-in of the same name), its
+/// language servers, who answers, its MCP servers.
+fn session_context(
     config: &Config,
-    skills: &[context::skills::Skill],
-    features: &context::builtins::Features,
-    mcp_prompts: &[String],
-) -> context::builtins::InitLists {
-    let user: Vec<String> = skills.iter().map(|s| s.name.clone()).collect();
-    let workflows: Vec<String> = named_workflows(config)
-        .into_iter()
-        .map(|(n, _)| n)
-        .collect();
-    context::builtins::init_lists(features, &user, &workflows, mcp_prompts)
-}
-
-/// The user's and project's named workflows (name, `meta.description`), which 2.1.235 declares
-/// and lists as skills while workflows are on.
-fn named_workflows(config: &Config) -> Vec<(String, String)> {
-    if !config.offer.workflow {
-        return Vec::new();
+    found: &Found,
+    mcp: &McpRuntime,
+    host: Option<Arc<dyn Host>>,
+) -> ToolContext {
+    let (permissions, warnings) = Permissions::load(
+        config.mode,
+        &config.cwd,
+        &config.home,
+        &config.allowed_tools,
+        &config.disallowed_tools,
+    );
+    for w in warnings {
+        eprintln!("{w}");
     }
-    crate::workflow::named::all(&config.home, &config.cwd)
-        .into_iter()
-        .filter(|w| !w.bundled)
-        .map(|w| {
-            let about = meta_description(&w.script).unwrap_or_default();
-            (w.name, about)
-        })
-        .collect()
+    ToolContext {
+        skills: found
+            .skills
+            .iter()
+            .cloned()
+            .chain(context::builtins::skills(&found.builtins))
+            .collect(),
+        lsp: crate::lsp::LspManager::new(
+            found
+                .plugins
+                .iter()
+                .flat_map(|p| p.lsp_servers.clone())
+                .collect(),
+        ),
+        host,
+        interactive: config.host == HostKind::Terminal,
+        mcp: Some(mcp.clone()),
+        tool_search: tools::tool_search::State::new(config.offer.tool_search),
+        ..ToolContext::new(config, &config.cwd, permissions)
+    }
 }
 
-/// The literal `description: '…'` of a script's `meta` header, found by text (the listing needs
-/// no parse; a script that does not parse still has its name listed).
-fn meta_description(script: &str) -> Option<String> {
-    let meta = &script[script.find("meta")?..];
-    let rest = meta[meta.find("description")? + "description".len()..].trim_start();
-    let rest = rest.strip_prefix(':')?.trim_start();
-    let quote = rest
-        .chars()
-        .next()
-        .filter(|c| matches!(c, '\'' | '"' | '`'))?;
-    let body = &rest[1..];
-    Some(body[..body.find(quote)?].to_owned())
+/// What every agent loop of the session shares, the main loop at depth 0.
+fn agents(config: &Config, out: &Output, child_first: Vec<Value>) -> crate::agents::Agents {
+    crate::agents::Agents {
+        config: Arc::new(config.clone()),
+        registry: Default::default(),
+        announce: crate::agents::Announcer {
+            out: Arc::new(Output {
+                format: out.format,
+                session_id: out.session_id.clone(),
+                terminal: out.terminal.clone(),
+                held: None,
+                after_results: out.after_results.clone(),
+            }),
+        },
+        first_context: Arc::new(child_first),
+        depth: 0,
+        runtime: tokio::runtime::Handle::current(),
+        runner: Arc::new(super::child::ChildLoops),
+    }
 }

@@ -51,7 +51,7 @@ pub use pipeline::{parsed_input, run_tool, ToolResult};
 pub use surface::{background_tasks, blanket_rules, fork_subagent, only_list};
 pub use tasks::reminder_lines as task_reminder_lines;
 
-use crate::config::Offer;
+use crate::config::{Config, Offer};
 use crate::limits::Limit;
 use crate::permissions::Permissions;
 pub use crate::vocab::{Access, Failure, ToolError};
@@ -108,21 +108,10 @@ pub struct ToolContext {
 }
 
 impl ToolContext {
-    /// The context of a child loop: the session's rules and skills, nothing read yet, its own
-    /// working directory, nobody to ask, no language servers, one level deeper.
-    pub fn for_child(
-        agents: &crate::agents::Agents,
-        cwd: &Path,
-        cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    ) -> ToolContext {
-        let config = &agents.config;
-        let (permissions, _) = Permissions::load(
-            config.mode,
-            cwd,
-            &config.home,
-            &config.allowed_tools,
-            &config.disallowed_tools,
-        );
+    /// The context of a loop of the session `config` working in `cwd`: nothing read yet, no
+    /// skills, nobody to ask, no language servers, no MCP servers, no agents. The session and a
+    /// child each add what is theirs.
+    pub fn new(config: &Config, cwd: &Path, permissions: Permissions) -> ToolContext {
         ToolContext {
             cwd: cwd.to_owned(),
             home: config.home.clone(),
@@ -143,12 +132,34 @@ impl ToolContext {
             design: config.offer.design,
             worktree: None,
             cron: crate::cron::Store::new(cwd, &config.session_id, crate::cron::Clock::from_env()),
-            agents: Some(agents.clone()),
-            cancel,
+            agents: None,
+            cancel: Default::default(),
             web_fetch: Default::default(),
             mcp: None,
             tool_search: tool_search::State::default(),
             artifact: Default::default(),
+        }
+    }
+
+    /// The context of a child loop: the session's rules, nothing read yet, its own working
+    /// directory, nobody to ask, no language servers, one level deeper.
+    pub fn for_child(
+        agents: &crate::agents::Agents,
+        cwd: &Path,
+        cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    ) -> ToolContext {
+        let config = &agents.config;
+        let (permissions, _) = Permissions::load(
+            config.mode,
+            cwd,
+            &config.home,
+            &config.allowed_tools,
+            &config.disallowed_tools,
+        );
+        ToolContext {
+            agents: Some(agents.clone()),
+            cancel,
+            ..ToolContext::new(config, cwd, permissions)
         }
     }
 

@@ -1,0 +1,278 @@
+//! Stage one: what the command line, the environment, the settings and the organization's policy
+//! say, read once into plain data. The usage errors come in 2.1.235's order, each before anything
+//! after it is read (the prompt from stdin only once the flags are known good).
+
+use std::io::{IsTerminal, Read};
+use std::path::PathBuf;
+
+use crate::cli::{Args, UsageError};
+use crate::config::HostKind;
+use crate::events::Format;
+use crate::vocab::Mode;
+
+/// The model when `--model` is absent, as the real 2.1.235 sends it.
+pub const DEFAULT_MODEL: &str = "claude-opus-5";
+
+/// Why start-up ends before a session: the text for stderr (exit 1).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Stop(pub String);
+
+impl From<UsageError> for Stop {
+    fn from(UsageError(text): UsageError) -> Self {
+        Stop(text)
+    }
+}
+
+/// Everything the later stages need, read.
+#[derive(Debug, Clone)]
+pub struct Inputs {
+    pub args: Args,
+    pub format: Format,
+    pub mode: Mode,
+    pub host: HostKind,
+    /// The `-p` prompt (argument or stdin); empty when a host or a person sends prompts.
+    pub prompt: String,
+    pub session_id: String,
+    pub cwd: PathBuf,
+    pub home: PathBuf,
+    /// `ANTHROPIC_API_KEY`, when set and not empty.
+    pub api_key: Option<String>,
+    /// `CLAUDE_CODE_OAUTH_TOKEN`, when set and not empty.
+    pub oauth_env: Option<String>,
+    /// The stored claude.ai login's access token.
+    pub login_token: Option<String>,
+    /// `ANTHROPIC_BASE_URL`.
+    pub base_url: Option<String>,
+    pub brief: crate::brief::State,
+    pub gates: Gates,
+}
+
+/// What the environment, the settings and the policy say about each optional part, one switch
+/// each, before anything is decided from them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Gates {
+    /// ClaudeDesign's four gates (`design::enabled`).
+    pub design: bool,
+    /// A Project is attached and the policy allows it (`projects::enabled`).
+    pub projects: bool,
+    /// `tools::design_sync::offered`.
+    pub design_sync: bool,
+    /// `tools::send_user_file::offered`: a remote surface the policy lets send files.
+    pub send_user_file: bool,
+    /// `CLAUDE_CODE_ARTIFACT` asks for Artifact (and nothing withdraws it).
+    pub artifact: bool,
+    /// Artifact's own gates at a terminal (read only for a terminal session).
+    pub artifact_at_terminal: bool,
+    /// The cron tools are not switched off.
+    pub cron: bool,
+    /// Workflow is not switched off (environment or managed settings).
+    pub workflow: bool,
+    /// Tool search defers tools (`tools::tool_search::enabled`).
+    pub tool_search: bool,
+    /// 2.1.235's fork-subagent mode (`tools::fork_subagent`).
+    pub fork_subagent: bool,
+    /// Background tasks are allowed.
+    pub background_tasks: bool,
+    /// `CLAUDE_CODE_ENABLE_TASKS` switches the task tools off (`0`, `false`).
+    pub tasks_off: bool,
+    /// `CLAUDE_CODE_ENABLE_TODO_TOOLS` asks for them (`1`, `true`).
+    pub todo_tools: bool,
+}
+
+/// Reads stage one, or the reason start-up stops.
+pub fn read(args: &Args) -> Result<Inputs, Stop> {
+    let (format, mode, host) = flags(args, is_root(), std::env::var("IS_SANDBOX").ok())?;
+    // Only a `-p` run with text input takes its prompt from the command line or stdin.
+    let prompt = match host {
+        HostKind::None => args
+            .prompt
+            .clone()
+            .or_else(read_stdin)
+            .filter(|p| !p.trim().is_empty())
+            .ok_or_else(|| Stop("Error: Input must be provided either through stdin or as a prompt argument when using --print\n".into()))?,
+        _ => String::new(),
+    };
+    let session_id = session_id(args.session_id.as_deref())?;
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(std::env::temp_dir);
+    let brief = crate::brief::state(args.brief, &home, &cwd);
+    // 2.1.235 reads its OAuth endpoints at start; an unapproved custom one is an error there.
+    if let Some(refusal) = crate::account::login::custom_oauth_url_error() {
+        return Err(Stop(format!("{refusal}\n")));
+    }
+    crate::account::policy::refresh(&home);
+    let api_key = non_empty_var("ANTHROPIC_API_KEY");
+    let gates = Gates {
+        design: crate::design::enabled(&home),
+        projects: crate::projects::enabled(&home),
+        design_sync: crate::tools::design_sync::offered(&home),
+        send_user_file: crate::tools::send_user_file::offered(&home),
+        artifact: crate::artifact::offered(),
+        artifact_at_terminal: host == HostKind::Terminal
+            && crate::artifact::offered_at_terminal(&home, api_key.is_some()),
+        cron: crate::cron::offered(),
+        workflow: crate::workflow::offered(),
+        tool_search: crate::tools::tool_search::enabled(
+            args.model.as_deref().unwrap_or(DEFAULT_MODEL),
+        ),
+        fork_subagent: crate::tools::fork_subagent(host == HostKind::Terminal),
+        background_tasks: crate::tools::background_tasks(),
+        tasks_off: matches!(
+            std::env::var("CLAUDE_CODE_ENABLE_TASKS").as_deref(),
+            Ok("0") | Ok("false")
+        ),
+        todo_tools: matches!(
+            std::env::var("CLAUDE_CODE_ENABLE_TODO_TOOLS").as_deref(),
+            Ok("1") | Ok("true")
+        ),
+    };
+    Ok(Inputs {
+        args: args.clone(),
+        format,
+        mode,
+        host,
+        prompt,
+        session_id,
+        login_token: crate::account::login::login(&home).map(|l| l.access_token),
+        cwd,
+        home,
+        api_key,
+        oauth_env: non_empty_var("CLAUDE_CODE_OAUTH_TOKEN"),
+        base_url: std::env::var("ANTHROPIC_BASE_URL").ok(),
+        brief,
+        gates,
+    })
+}
+
+/// The flags' own checks, in 2.1.235's order, and who answers for the user.
+fn flags(
+    args: &Args,
+    root: bool,
+    is_sandbox: Option<String>,
+) -> Result<(Format, Mode, HostKind), Stop> {
+    let (format, mode, stream_input) = (args.format()?, args.mode()?, args.stream_input()?);
+    let host = match (args.print, stream_input) {
+        // Without -p: a person at a terminal types the prompts.
+        (false, _) => HostKind::Terminal,
+        (true, true) => HostKind::Control {
+            asks: args.permission_prompt_tool.as_deref() == Some("stdio"),
+        },
+        (true, false) => HostKind::None,
+    };
+    if mode == Mode::BypassPermissions && root && is_sandbox.as_deref() != Some("1") {
+        return Err(Stop("--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons\n".into()));
+    }
+    Ok((format, mode, host))
+}
+
+/// `--session-id` when it is a UUID, else a fresh one.
+fn session_id(flag: Option<&str>) -> Result<String, Stop> {
+    match flag {
+        Some(id) if uuid::Uuid::parse_str(id).is_ok() => Ok(id.to_owned()),
+        Some(_) => Err(Stop(
+            "Error: Invalid session ID. Must be a valid UUID.\n".into(),
+        )),
+        None => Ok(crate::vocab::uuid()),
+    }
+}
+
+fn non_empty_var(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.is_empty())
+}
+
+fn read_stdin() -> Option<String> {
+    let mut stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return None;
+    }
+    let mut text = String::new();
+    stdin.read_to_string(&mut text).ok()?;
+    Some(text)
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(line: &[&str]) -> Args {
+        crate::cli::parse(
+            std::iter::once("claude-reference")
+                .chain(line.iter().copied())
+                .map(String::from),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn the_flags_say_who_answers() {
+        let hosts = [
+            (&["-p", "x"][..], HostKind::None),
+            (&[][..], HostKind::Terminal),
+            (
+                &[
+                    "-p",
+                    "--input-format",
+                    "stream-json",
+                    "--output-format",
+                    "stream-json",
+                    "--verbose",
+                ][..],
+                HostKind::Control { asks: false },
+            ),
+            (
+                &[
+                    "-p",
+                    "--input-format",
+                    "stream-json",
+                    "--output-format",
+                    "stream-json",
+                    "--verbose",
+                    "--permission-prompt-tool",
+                    "stdio",
+                ][..],
+                HostKind::Control { asks: true },
+            ),
+        ];
+        for (line, host) in hosts {
+            assert_eq!(flags(&args(line), false, None).unwrap().2, host, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn bypassing_permissions_as_root_needs_the_sandbox_switch() {
+        let line = args(&["-p", "x", "--dangerously-skip-permissions"]);
+        assert!(flags(&line, false, None).is_ok());
+        let refused = flags(&line, true, None).unwrap_err();
+        assert!(refused.0.contains("root/sudo"), "{refused:?}");
+        assert!(flags(&line, true, Some("1".into())).is_ok());
+    }
+
+    #[test]
+    fn a_bad_format_is_refused_before_the_mode_is_looked_at() {
+        let line = args(&[
+            "-p",
+            "x",
+            "--output-format",
+            "yaml",
+            "--permission-mode",
+            "nope",
+        ]);
+        let refused = flags(&line, false, None).unwrap_err();
+        assert!(refused.0.contains("--output-format"), "{refused:?}");
+    }
+
+    #[test]
+    fn a_session_id_must_be_a_uuid() {
+        assert!(session_id(Some("not-a-uuid")).is_err());
+        let id = "8e4c1b8a-3f0e-4a49-9d55-0f8e5c3f2a11";
+        assert_eq!(session_id(Some(id)).unwrap(), id);
+        assert!(uuid::Uuid::parse_str(&session_id(None).unwrap()).is_ok());
+    }
+}
