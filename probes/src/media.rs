@@ -122,56 +122,14 @@ pub fn describe(media_type: &str, bytes: &[u8]) -> String {
     format!("{media_type} {size}{} bytes sha256:{short}", bytes.len())
 }
 
-/// Width and height from a PNG, GIF, JPEG or WebP header.
+/// Width and height from a PNG, GIF, JPEG or WebP header, as the image crate reads it without
+/// decoding the picture.
 pub fn dimensions(b: &[u8]) -> Option<(u32, u32)> {
-    let be16 = |i: usize| Some(u16::from_be_bytes([*b.get(i)?, *b.get(i + 1)?]) as u32);
-    let le16 = |i: usize| Some(u16::from_le_bytes([*b.get(i)?, *b.get(i + 1)?]) as u32);
-    let le24 = |i: usize| {
-        Some(u32::from_le_bytes([
-            *b.get(i)?,
-            *b.get(i + 1)?,
-            *b.get(i + 2)?,
-            0,
-        ]))
-    };
-    if b.starts_with(b"\x89PNG") && b.len() >= 24 {
-        let be32 = |i: usize| u32::from_be_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
-        return Some((be32(16), be32(20)));
-    }
-    if b.starts_with(b"GIF") {
-        return Some((le16(6)?, le16(8)?));
-    }
-    if b.starts_with(&[0xFF, 0xD8]) {
-        let mut i = 2;
-        while i + 9 < b.len() {
-            if b[i] != 0xFF {
-                i += 1;
-                continue;
-            }
-            let marker = b[i + 1];
-            match marker {
-                0xFF => i += 1,
-                0xC0..=0xCF if ![0xC4, 0xC8, 0xCC].contains(&marker) => {
-                    return Some((be16(i + 7)?, be16(i + 5)?));
-                }
-                0xD0..=0xD9 | 0x01 => i += 2,
-                _ => i += 2 + be16(i + 2)? as usize,
-            }
-        }
-        return None;
-    }
-    if b.len() >= 30 && b.starts_with(b"RIFF") && &b[8..12] == b"WEBP" {
-        return match &b[12..16] {
-            b"VP8 " => Some((le16(26)? & 0x3FFF, le16(28)? & 0x3FFF)),
-            b"VP8L" => {
-                let bits = u32::from_le_bytes([b[21], b[22], b[23], b[24]]);
-                Some(((bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1))
-            }
-            b"VP8X" => Some((le24(24)? + 1, le24(27)? + 1)),
-            _ => None,
-        };
-    }
-    None
+    image::ImageReader::new(std::io::Cursor::new(b))
+        .with_guessed_format()
+        .ok()?
+        .into_dimensions()
+        .ok()
 }
 
 /// The summaries of the pictures inside a tool_result block.

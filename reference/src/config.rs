@@ -113,3 +113,10 @@ pub struct Offer {
     /// tool on offer and only refuses matching calls.
     pub denied: &'static [String],
 }
+
+impl Offer {
+    /// `--tools` lists `name`.
+    pub fn lists(&self, name: &str) -> bool {
+        self.only.is_some_and(|only| only.iter().any(|n| n == name))
+    }
+}

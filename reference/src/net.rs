@@ -1,8 +1,32 @@
 //! The one way the reference builds an HTTPS client: rustls with the usual roots plus whatever
 //! `NODE_EXTRA_CA_CERTS` names, as 2.1.235 (Node) trusts them. An isolated run's mock first-party
-//! hosts are signed by a throwaway CA passed that way.
+//! hosts are signed by a throwaway CA passed that way. And the byte sets URLs are
+//! percent-encoded with.
 
 use std::time::Duration;
+
+use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+
+/// RFC 3986's unreserved characters stay, every other byte is encoded.
+pub const UNRESERVED: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'~');
+
+/// What JavaScript's `encodeURIComponent` leaves alone: the unreserved characters and
+/// `!*'()`.
+pub const URI_COMPONENT: &AsciiSet = &UNRESERVED
+    .remove(b'!')
+    .remove(b'*')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')');
+
+/// `s` as JavaScript's `encodeURIComponent` writes it.
+pub fn encode_uri_component(s: &str) -> String {
+    utf8_percent_encode(s, URI_COMPONENT).to_string()
+}
 
 pub fn http_client(timeout: Option<Duration>) -> reqwest::Client {
     let mut builder = reqwest::Client::builder().use_rustls_tls();
@@ -37,5 +61,22 @@ pub fn network_text(e: &reqwest::Error, timeout: Duration) -> String {
         "socket hang up".to_owned()
     } else {
         e.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encoding_matches_encode_uri_component() {
+        assert_eq!(encode_uri_component("a b/c?d=é"), "a%20b%2Fc%3Fd%3D%C3%A9");
+        assert_eq!(encode_uri_component("it's-ok_(1)~!*."), "it's-ok_(1)~!*.");
+    }
+
+    #[test]
+    fn unreserved_keeps_only_rfc_3986s_four_marks() {
+        let encoded = utf8_percent_encode("a-b_c.d~e!f*(g)'/", UNRESERVED).to_string();
+        assert_eq!(encoded, "a-b_c.d~e%21f%2A%28g%29%27%2F");
     }
 }

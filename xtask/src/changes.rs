@@ -3,7 +3,7 @@
 //! for the scenarios whose outcome or trace moved.
 
 use probes::report::changelog::{by_version, ChangeKind, Changelog};
-use probes::report::{Report, Status};
+use probes::report::Report;
 
 /// Each changelog, checks first (grouped by kind of change), then the trace changes.
 pub fn print(log: &Changelog) {
@@ -86,11 +86,7 @@ pub fn print_history(results: &[Report], targets: &[&str], changelogs: &[Changel
         }
         println!("{id}");
         for (i, (t, r)) in rows.iter().enumerate() {
-            let status = match r.status {
-                Status::Pass => "PASS",
-                Status::Fail => "FAIL",
-                Status::Skip => "SKIP",
-            };
+            let status = r.status.word();
             let diffs = match r.expected_differences() {
                 0 => String::new(),
                 n => format!("{n} expected≠"),

@@ -334,11 +334,7 @@ async fn run_all(
 
 /// A finished run's line, with its failed checks under it.
 fn line(report: &Report, n: usize, total: usize) -> String {
-    let status = match report.status {
-        Status::Pass => "PASS",
-        Status::Fail => "FAIL",
-        Status::Skip => "SKIP",
-    };
+    let status = report.status.word();
     let diffs = match report.expected_differences() {
         0 => String::new(),
         n => format!(

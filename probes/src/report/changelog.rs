@@ -59,6 +59,18 @@ pub enum ChangeKind {
 }
 
 impl ChangeKind {
+    /// Every kind, in the order a report groups them (the HTML page takes its labels from here).
+    pub const ALL: [ChangeKind; 8] = [
+        ChangeKind::Regression,
+        ChangeKind::DifferenceGone,
+        ChangeKind::NewDifference,
+        ChangeKind::DifferenceNotNamedForThisVersion,
+        ChangeKind::DifferenceChanged,
+        ChangeKind::Fixed,
+        ChangeKind::FailureChanged,
+        ChangeKind::OnlyOnOne,
+    ];
+
     pub fn label(self) -> &'static str {
         match self {
             ChangeKind::Regression => "passed → failed",

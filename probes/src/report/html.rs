@@ -21,6 +21,7 @@
 //! - the detail panel: `#detail`, each check an `li[data-check=NAME]`;
 //! - `<html data-ready="true">` once the page is drawn.
 
+use super::changelog::ChangeKind;
 use super::Doc;
 
 const CSS: &str = include_str!("html/report.css");
@@ -48,10 +49,19 @@ pub fn render(doc: &Doc) -> String {
         "<script type=\"application/json\" id=\"report-data\">",
     ));
     page.push_str(&data);
+    page.push_str("</script>\n<script type=\"application/json\" id=\"change-kinds\">");
+    page.push_str(&change_kinds_json());
     page.push_str("</script>\n<script>\n");
     page.push_str(JS);
     page.push_str("</script>\n</body>\n</html>\n");
     page
+}
+
+/// The kinds of check change with their labels, `[[kind, label], …]` in report order: the page's
+/// one copy of `ChangeKind::label`.
+fn change_kinds_json() -> String {
+    let kinds: Vec<(ChangeKind, &str)> = ChangeKind::ALL.iter().map(|k| (*k, k.label())).collect();
+    serde_json::to_string(&kinds).expect("labels serialize")
 }
 
 /// The doc as JSON that can sit inside a `<script>` element: every `<` is written `\u003c` (the
@@ -143,9 +153,9 @@ mod tests {
             parsed["runs"][0]["transcript"].as_str().unwrap(),
             doc.runs[0].transcript.as_deref().unwrap()
         );
-        // Two scripts (the data and the code), each closed once.
-        assert_eq!(page.to_ascii_lowercase().matches("</script").count(), 2);
-        assert_eq!(page.to_ascii_lowercase().matches("<script").count(), 2);
+        // Three scripts (the data, the change kinds' labels and the code), each closed once.
+        assert_eq!(page.to_ascii_lowercase().matches("</script").count(), 3);
+        assert_eq!(page.to_ascii_lowercase().matches("<script").count(), 3);
     }
 
     #[test]

@@ -20,6 +20,17 @@ pub enum Status {
     Skip,
 }
 
+impl Status {
+    /// The word a line for a person shows: `PASS`, `FAIL`, `SKIP`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::Pass => "PASS",
+            Status::Fail => "FAIL",
+            Status::Skip => "SKIP",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Report {
     pub id: String,

@@ -115,7 +115,7 @@ impl Api {
         let url = format!(
             "https://{slug}.frame.claudeusercontent.com/_f/{}/?__frame_t={}",
             boot.ver,
-            urlencode(&boot.asset_token)
+            unreserved(&boot.asset_token)
         );
         let sent = self
             .http
@@ -239,13 +239,7 @@ fn unknown(e: &reqwest::Error) -> String {
     format!("publish outcome unknown (deploy request failed: {why}) \u{2014} it may have published; check the artifact list before publishing again")
 }
 
-fn urlencode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
+/// `s` with every byte but RFC 3986's unreserved characters percent-encoded.
+fn unreserved(s: &str) -> String {
+    percent_encoding::utf8_percent_encode(s, crate::net::UNRESERVED).to_string()
 }

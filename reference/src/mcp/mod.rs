@@ -42,14 +42,7 @@ pub fn roots(cwd: &Path, add_dirs: &[PathBuf]) -> Value {
 
 /// `file://` and the path, with bytes outside the unreserved set and `/` percent-encoded.
 fn file_uri(path: &Path) -> String {
-    let mut uri = String::from("file://");
-    for b in path.as_os_str().as_encoded_bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
-                uri.push(*b as char)
-            }
-            _ => uri.push_str(&format!("%{b:02X}")),
-        }
-    }
-    uri
+    const PATH: &percent_encoding::AsciiSet = &crate::net::UNRESERVED.remove(b'/');
+    let path = path.as_os_str().as_encoded_bytes();
+    format!("file://{}", percent_encoding::percent_encode(path, PATH))
 }

@@ -139,7 +139,7 @@ impl Api {
     }
 
     pub async fn read_doc(&self, id: &str) -> Result<Value, ApiError> {
-        let path = format!("/docs/{}", encode(id));
+        let path = format!("/docs/{}", crate::net::encode_uri_component(id));
         self.call(
             "read-doc",
             json!({"doc_uuid": id}),
@@ -152,7 +152,7 @@ impl Api {
 
     /// A document upload's extracted text.
     pub async fn read_file(&self, id: &str) -> Result<Value, ApiError> {
-        let path = format!("/files/{}/extracted", encode(id));
+        let path = format!("/files/{}/extracted", crate::net::encode_uri_component(id));
         self.call(
             "read-file",
             json!({"file_uuid": id}),
@@ -164,7 +164,7 @@ impl Api {
     }
 
     pub async fn read_file_raw(&self, id: &str) -> Result<Value, ApiError> {
-        let path = format!("/files/{}/raw", encode(id));
+        let path = format!("/files/{}/raw", crate::net::encode_uri_component(id));
         self.call(
             "read-file-raw",
             json!({"file_uuid": id}),
@@ -199,7 +199,7 @@ impl Api {
             self.delete_doc(id).await?;
             return self.create_doc(name, content).await;
         }
-        let path = format!("/docs/{}", encode(id));
+        let path = format!("/docs/{}", crate::net::encode_uri_component(id));
         self.call(
             "update-doc",
             json!({"content": content}),
@@ -211,7 +211,7 @@ impl Api {
     }
 
     pub async fn delete_doc(&self, id: &str) -> Result<(), ApiError> {
-        let path = format!("/docs/{}", encode(id));
+        let path = format!("/docs/{}", crate::net::encode_uri_component(id));
         self.call(
             "delete-doc",
             json!({"doc_uuid": id}),
@@ -224,7 +224,10 @@ impl Api {
     }
 
     pub async fn search(&self, query: &str, n: u64) -> Result<Value, ApiError> {
-        let path = format!("/kb/search?query={}&n={n}", encode(query));
+        let path = format!(
+            "/kb/search?query={}&n={n}",
+            crate::net::encode_uri_component(query)
+        );
         let answer = self
             .call(
                 "kb-search",
@@ -266,7 +269,7 @@ impl Api {
                     let url = format!(
                         "{}/api/organizations/{org}/projects/{}{path}",
                         self.base,
-                        encode(&self.project)
+                        crate::net::encode_uri_component(&self.project)
                     );
                     let mut request = self
                         .http
@@ -346,19 +349,6 @@ impl Api {
     }
 }
 
-/// `encodeURIComponent`: everything but unreserved characters percent-encoded.
-fn encode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -390,11 +380,5 @@ mod tests {
             "Projects API: read doc failed (HTTP 502): ".len()
                 + limits::PROJECTS_ERROR_BODY_CHARS.usize()
         );
-    }
-
-    #[test]
-    fn encoding_matches_encode_uri_component() {
-        assert_eq!(encode("a b/c?d=é"), "a%20b%2Fc%3Fd%3D%C3%A9");
-        assert_eq!(encode("it's-ok_(1)~!*."), "it's-ok_(1)~!*.");
     }
 }

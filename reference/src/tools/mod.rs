@@ -274,111 +274,102 @@ pub trait Tool: Sync {
     fn call(&self, input: &Value, ctx: &mut ToolContext) -> Result<ToolOutput, ToolError>;
 }
 
-/// The built-in tools in the order `tools[]` lists them (alphabetical, as the real binary does).
-/// Glob and Grep join only when `search_tools` (2.1.235 offers them only when `--allowedTools`
-/// names one of them; otherwise its shell has the embedded search commands instead).
-pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
-    let mut tools: Vec<&'static dyn Tool> = vec![
-        if offer.fork_subagent || !offer.background_tasks {
-            &agent::AGENT_NO_BACKGROUND_CHOICE
-        } else {
-            &agent::AGENT
-        },
-        &bash::Bash,
-        &send_message::SendMessage,
-        &task_output::TaskOutput,
-        &task_stop::TaskStop,
-        &edit::Edit,
-        &read::Read,
-        // Not in seed 004; 2.1.235 offers both in every session (recorded: every run's tools[];
-        // ScheduleWakeup is deferred under tool search).
-        &report_findings::ReportFindings,
-        &schedule_wakeup::ScheduleWakeup,
-        &skill::Skill,
-        // Offered by default as 2.1.235 does (recorded: every loopback run's tools[]); deferred
-        // when tool search is on.
-        &web_fetch::WebFetch,
-        // Offered by default like WebFetch (recorded: exp.ws-1's tools[]); deferred under tool
-        // search.
-        &web_search::WebSearch,
-        &write::Write,
-    ];
-    let listed = |name: &str| {
-        offer
-            .only
-            .is_some_and(|only| only.iter().any(|n| n == name))
-    };
-    if offer.search_tools || listed("Glob") || listed("Grep") {
-        tools.extend([&glob::Glob as &dyn Tool, &grep::Grep]);
-    }
-    if offer.todo {
-        tools.push(&todo::TodoWrite);
-    }
-    if offer.tasks {
-        tools.extend([
-            &tasks::TaskCreate as &dyn Tool,
+/// The tools every session offers (tools[] is sorted by name in the end).
+const ALWAYS: &[&dyn Tool] = &[
+    &bash::Bash,
+    &send_message::SendMessage,
+    &task_output::TaskOutput,
+    &task_stop::TaskStop,
+    &edit::Edit,
+    &read::Read,
+    // Not in seed 004; 2.1.235 offers both in every session (recorded: every run's tools[];
+    // ScheduleWakeup is deferred under tool search).
+    &report_findings::ReportFindings,
+    &schedule_wakeup::ScheduleWakeup,
+    &skill::Skill,
+    // Offered by default as 2.1.235 does (recorded: every loopback run's tools[]); deferred
+    // when tool search is on.
+    &web_fetch::WebFetch,
+    // Offered by default like WebFetch (recorded: exp.ws-1's tools[]); deferred under tool
+    // search.
+    &web_search::WebSearch,
+    &write::Write,
+];
+
+/// The optional families, each with the switch of the offer that brings it in.
+type Family = (fn(&Offer) -> bool, &'static [&'static dyn Tool]);
+
+const FAMILIES: &[Family] = &[
+    // 2.1.235 offers Glob and Grep only when `--allowedTools` (or `--tools`) names one of them;
+    // otherwise its shell has the embedded search commands instead.
+    (
+        |o| o.search_tools || o.lists("Glob") || o.lists("Grep"),
+        &[&glob::Glob, &grep::Grep],
+    ),
+    (|o| o.todo, &[&todo::TodoWrite]),
+    (
+        |o| o.tasks,
+        &[
+            &tasks::TaskCreate,
             &tasks::TaskGet,
             &tasks::TaskList,
             &tasks::TaskUpdate,
-        ]);
-    }
-    if offer.notebook {
-        tools.push(&notebook::NotebookEdit);
-    }
-    if offer.lsp {
-        tools.push(&lsp::Lsp);
-    }
-    if offer.brief {
-        tools.push(&send_user_message::SendUserMessage);
-    }
-    if offer.send_user_file {
-        tools.push(&send_user_file::SendUserFile);
-    }
-    if offer.user {
-        tools.extend([
-            &ask_user::AskUserQuestion as &dyn Tool,
+        ],
+    ),
+    (|o| o.notebook, &[&notebook::NotebookEdit]),
+    (|o| o.lsp, &[&lsp::Lsp]),
+    (|o| o.brief, &[&send_user_message::SendUserMessage]),
+    (|o| o.send_user_file, &[&send_user_file::SendUserFile]),
+    (
+        |o| o.user,
+        &[
+            &ask_user::AskUserQuestion,
             &plan_mode::EnterPlanMode,
             &plan_mode::ExitPlanMode,
-        ]);
-    }
-    if offer.design {
-        tools.push(&claude_design::ClaudeDesign);
-    }
-    if offer.projects {
-        tools.push(&projects::Projects);
-    }
-    if offer.design_sync {
-        tools.push(&design_sync::DesignSync);
-    }
-    if offer.worktree {
-        tools.extend([
-            &worktree::EnterWorktree as &dyn Tool,
-            &worktree::ExitWorktree,
-        ]);
-    }
-    if offer.workflow {
-        tools.push(&workflow::Workflow);
-    }
-    if offer.cron {
-        tools.extend([
-            &cron::CronCreate as &dyn Tool,
-            &cron::CronDelete,
-            &cron::CronList,
-        ]);
-    }
-    if offer.tool_search {
-        tools.push(&tool_search::ToolSearch);
-    }
-    if offer.mcp_resources {
-        tools.extend([
-            &mcp_resources::ListMcpResources as &dyn Tool,
+        ],
+    ),
+    (|o| o.design, &[&claude_design::ClaudeDesign]),
+    (|o| o.projects, &[&projects::Projects]),
+    (|o| o.design_sync, &[&design_sync::DesignSync]),
+    (
+        |o| o.worktree,
+        &[&worktree::EnterWorktree, &worktree::ExitWorktree],
+    ),
+    (|o| o.workflow, &[&workflow::Workflow]),
+    (
+        |o| o.cron,
+        &[&cron::CronCreate, &cron::CronDelete, &cron::CronList],
+    ),
+    (|o| o.tool_search, &[&tool_search::ToolSearch]),
+    (
+        |o| o.mcp_resources,
+        &[
+            &mcp_resources::ListMcpResources,
             &mcp_resources::ReadMcpResource,
             &mcp_resources::ReadMcpResourceDir,
-        ]);
-    }
-    if offer.artifact {
-        tools.push(&artifact::Artifact);
-    }
+        ],
+    ),
+    (|o| o.artifact, &[&artifact::Artifact]),
+];
+
+/// The built-in tools in the order `tools[]` lists them (alphabetical, as the real binary does):
+/// the ones every session has, the families `offer` switches on, less what plan mode, `--tools`
+/// and blanket `--disallowedTools` rules take out.
+pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
+    let agent: &'static dyn Tool = if offer.fork_subagent || !offer.background_tasks {
+        &agent::AGENT_NO_BACKGROUND_CHOICE
+    } else {
+        &agent::AGENT
+    };
+    let mut tools: Vec<&'static dyn Tool> = std::iter::once(agent)
+        .chain(ALWAYS.iter().copied())
+        .chain(
+            FAMILIES
+                .iter()
+                .filter(|(on, _)| on(&offer))
+                .flat_map(|(_, family)| family.iter().copied()),
+        )
+        .collect();
     if offer.plan_mode {
         tools.retain(|t| !pipeline::PLAN_WITHDRAWN.contains(&t.name()));
     }

@@ -60,7 +60,10 @@ pub fn describe_other(b: &[u8]) -> String {
     }
 }
 
-/// Width and height from the header alone (PNG, GIF, JPEG, WebP).
+/// Width and height from the header alone (PNG, GIF, JPEG, WebP). Read by hand rather than by the
+/// image crate: this is the fallback for pictures the decoder refuses, as 2.1.235's is, and the
+/// image crate reads no header of a stream it cannot decode (see
+/// `an_undecodable_picture_passes_only_within_bounds`).
 pub fn header_size(b: &[u8]) -> Option<(u32, u32)> {
     if b.len() < 10 {
         return None;

@@ -258,7 +258,7 @@ fn the_html_report_in_chromium() {
         panel["hash"],
         format!(
             "#run={}",
-            encode_uri_component(&format!("{}@{}", FAILING.0, FAILING.1))
+            claude_reference::net::encode_uri_component(&format!("{}@{}", FAILING.0, FAILING.1))
         )
     );
     let failing_run = json["runs"]
@@ -345,7 +345,7 @@ fn the_html_report_in_chromium() {
     browser.navigate(&page, "about:blank");
     let link = format!(
         "{url}#run={}",
-        encode_uri_component(&format!("{}@{}", DIFFERENCE.0, DIFFERENCE.1))
+        claude_reference::net::encode_uri_component(&format!("{}@{}", DIFFERENCE.0, DIFFERENCE.1))
     );
     browser.navigate(&page, &link);
     browser.wait_for(
@@ -494,17 +494,4 @@ fn file_url(path: &Path) -> String {
         "a path that needs escaping in a URL: {path}"
     );
     format!("file://{path}")
-}
-
-/// JavaScript's `encodeURIComponent`.
-fn encode_uri_component(s: &str) -> String {
-    let mut out = String::new();
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
 }

@@ -13,17 +13,8 @@
   ];
   const LABEL = Object.fromEntries(STATES);
   const ICON = { pass: "✓", fail: "✗", "expected-difference": "≈", skip: "–" };
-  // probes::changelog::ChangeKind, in its order, with its labels.
-  const CHANGE_KINDS = [
-    ["regression", "passed → failed"],
-    ["difference_gone", "expected difference → gone"],
-    ["new_difference", "new difference"],
-    ["difference_not_named_for_this_version", "difference persists, not named for this version"],
-    ["difference_changed", "expected difference changed"],
-    ["fixed", "failed → passed"],
-    ["failure_changed", "failure changed"],
-    ["only_on_one", "ran on one version only"],
-  ];
+  // probes::report::changelog::ChangeKind, in its order, with its labels (written by html.rs).
+  const CHANGE_KINDS = JSON.parse(document.getElementById("change-kinds").textContent);
 
   // el("td", {class: "x", data: {id: "a"}, text: "t"}, child...)
   function el(tag, props, ...children) {
