@@ -1,0 +1,229 @@
+//! One run of one scenario against one target: fixtures, stub, process, timeout, and everything
+//! recorded. Nothing here interprets the target; checks and traces read the [`RunOutcome`].
+//!
+//! A run is its steps: the private directories and fixtures (`fixtures`), the fake MCP servers,
+//! the fake backends (`backends`), the command line and environment (`command`), the user's
+//! state at a terminal and a planted login, the target driven through its channel
+//! (`crate::host`), and the outcome assembled from what every wire recorded.
+
+mod backends;
+mod command;
+mod fixtures;
+
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use stubs::claude_ai::ProjectScript;
+use stubs::messages::Split;
+
+use backends::Backends;
+use fixtures::Dirs;
+
+use crate::host::{Decisions, Driven};
+use crate::mcp::McpSetup;
+use crate::outcome::RunOutcome;
+use crate::scenario::{Channel, Scenario};
+use crate::secrets::Redact;
+use crate::target::Target;
+
+/// Runs `scenario` on `target` with the target's [`crate::Secrets`]. What comes back, the run or
+/// the error chain, holds none of them: each is replaced by its name before anything reads it.
+pub async fn run_scenario(
+    scenario: &Scenario,
+    target: &Target,
+    split: Split,
+    channel: Channel,
+) -> Result<RunOutcome> {
+    let redactor = target.secrets.redactor();
+    match run_unredacted(scenario, target, split, channel).await {
+        Ok(mut run) => {
+            crate::process::cpu_bound(|| run.redact(&redactor));
+            Ok(run)
+        }
+        Err(e) => Err(redactor.error(e)),
+    }
+}
+
+async fn run_unredacted(
+    scenario: &Scenario,
+    target: &Target,
+    split: Split,
+    channel: Channel,
+) -> Result<RunOutcome> {
+    let secrets = &target.secrets;
+    let in_file = |what: &str| format!("{}: {what}", scenario.path.display());
+    let dirs = Dirs::make(scenario)?;
+    dirs.fill(scenario).await?;
+    let mcp = crate::mcp::setup(
+        &scenario.mcp_servers,
+        &dirs.base,
+        &dirs.places,
+        &dirs.cwd,
+        &dirs.home,
+    )
+    .await
+    .with_context(|| in_file("MCP servers"))?;
+    let backends = backends::start(scenario, &dirs, split, secrets).await?;
+
+    let prompt = dirs.places.expand(&scenario.prompt);
+    let args = command::arguments(scenario, channel, &dirs.places, &prompt);
+    let env = command::environment(scenario, channel, &dirs.places, &backends, secrets);
+    if channel == Channel::Pty {
+        // A returning user of this project: no onboarding, the key and the folder already trusted.
+        crate::host::terminal::prepare_home(&dirs.home, &dirs.cwd, env.get("ANTHROPIC_API_KEY"))
+            .with_context(|| in_file("terminal user state"))?;
+    }
+    if let Some(account) = &scenario.account {
+        account
+            .plant(&dirs.home, secrets)
+            .with_context(|| in_file("account"))?;
+    }
+    let process = command::command(target, scenario, (&args, &env), &dirs, &backends)?;
+
+    let started = Instant::now();
+    let mut decisions = Decisions::new(scenario.decisions(), &target.name);
+    let driven = drive(
+        channel,
+        process,
+        (scenario, &prompt),
+        &mut decisions,
+        &backends,
+        &mcp,
+    )
+    .await
+    .with_context(|| format!("cannot start {}", target.program.display()))?;
+    let duration = started.elapsed();
+
+    let mut command_line = vec![match &scenario.argv0 {
+        Some(argv0) => format!("{} (as {argv0})", target.program.display()),
+        None => target.program.display().to_string(),
+    }];
+    command_line.extend(args);
+    let recorded = Recorded {
+        command: command_line,
+        env: command::shown(&env),
+        decisions,
+        driven,
+        duration,
+    };
+    Ok(outcome(
+        scenario,
+        target,
+        (split, channel),
+        recorded,
+        dirs,
+        backends,
+        &mcp,
+    ))
+}
+
+/// The target driven through `channel` until it exits or its time is up.
+async fn drive(
+    channel: Channel,
+    command: std::process::Command,
+    (scenario, prompt): (&Scenario, &str),
+    decisions: &mut Decisions,
+    backends: &Backends,
+    mcp: &McpSetup,
+) -> Result<Driven> {
+    match channel {
+        Channel::Print => crate::host::print::drive(command, scenario.timeout(), mcp).await,
+        Channel::Control => {
+            crate::host::control::drive(command, prompt, decisions, scenario.timeout(), mcp).await
+        }
+        Channel::Pty => {
+            crate::host::terminal::drive(
+                command,
+                prompt,
+                &scenario.then_type,
+                decisions,
+                &backends.stub,
+                scenario.timeout(),
+                mcp,
+            )
+            .await
+        }
+    }
+}
+
+/// What the harness itself recorded of the process: how it was started and what it did.
+struct Recorded {
+    command: Vec<String>,
+    env: std::collections::BTreeMap<String, String>,
+    decisions: Decisions,
+    driven: Driven,
+    duration: std::time::Duration,
+}
+
+/// The outcome: the process's record, then what every fake and mock saw.
+fn outcome(
+    scenario: &Scenario,
+    target: &Target,
+    (split, channel): (Split, Channel),
+    recorded: Recorded,
+    dirs: Dirs,
+    backends: Backends,
+    mcp: &McpSetup,
+) -> RunOutcome {
+    let Recorded {
+        command,
+        env,
+        decisions,
+        driven,
+        duration,
+    } = recorded;
+    let Driven {
+        exited,
+        stdout,
+        stderr,
+        stdin,
+        screens,
+        mcp_survivors,
+        flooded,
+    } = driven;
+    let Backends {
+        stub,
+        claude_ai,
+        project,
+        sites,
+        isolated: _,
+    } = backends;
+    RunOutcome {
+        target: target.name.clone(),
+        split,
+        command,
+        env,
+        channel,
+        exit_code: exited.code,
+        timed_out: exited.timed_out,
+        peak_rss_kib: exited.peak_rss_kib,
+        stdout,
+        stderr,
+        stdin,
+        screens,
+        decisions_verdict: decisions.verdict(),
+        decision_differences: decisions.differences(),
+        asked: decisions.asked,
+        requests: stub.requests(),
+        exhausted_at: stub.exhausted_at(),
+        agents_exhausted: stub.agents_exhausted(),
+        turns_left: stub.turns_left(),
+        duration,
+        places: dirs.places,
+        cwd: dirs.cwd,
+        home: dirs.home,
+        mcp: mcp.records(),
+        mcp_survivors,
+        flooded,
+        uploads: claude_ai.uploads(),
+        design: claude_ai.design_requests(),
+        token_requests: claude_ai.token_requests(),
+        project: claude_ai.project_requests(),
+        artifact: claude_ai.artifact_requests(),
+        project_seeded: project.as_ref().map(ProjectScript::seeded_state),
+        project_state: claude_ai.project_state(),
+        network: scenario.network,
+        site: sites.requests(),
+        _root: std::sync::Arc::new(dirs.root),
+    }
+}

@@ -1,0 +1,99 @@
+//! Volatile values of a run replaced by placeholders: its paths, ids, dates, random names and
+//! durations, so two runs of one scenario give the same trace.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::outcome::RunOutcome;
+
+pub(super) static UUID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+        .unwrap()
+});
+
+static DATE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\d{4}-\d{2}-\d{2}([T ][0-9:.]+Z?)?").unwrap());
+
+/// A run of letters and digits long enough to be random (a multipart boundary's tail).
+pub(super) static RANDOM: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[0-9A-Za-z]{12,}").unwrap());
+
+static TMP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"/tmp/[^\s\x22'`]+").unwrap());
+
+/// The plan file 2.1.235 names at random for each session (`~/.claude/plans/<words>.md`).
+static PLAN_FILE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\.claude/plans/[a-z]+(?:-[a-z]+)*\.md").unwrap());
+
+/// A cron job's id (8 random hex digits) where the cron tools print one: CronCreate's and
+/// CronDelete's sentences, and the start of each CronList line.
+static CRON_ID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(recurring job|one-shot task|Cancelled job) [0-9a-f]{8}\b").unwrap()
+});
+
+static CRON_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?m)^[0-9a-f]{8} \x{2014} ").unwrap());
+
+/// The name EnterWorktree generates when given none (three words, `serene-imagining-wombat`), in
+/// the worktree's directory and its branch.
+static WORKTREE_NAME: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(\.claude/worktrees/|worktree-)[a-z]+-[a-z]+-[a-z]+\b").unwrap());
+
+/// An agent id (`a` and 16 hex digits), its 8-digit worktree name, and the random `ref` of a
+/// SendMessage pin: fresh every run.
+static AGENT_ID: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\ba[0-9a-f]{16}\b").unwrap());
+
+static AGENT_WORKTREE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\bagent-[0-9a-f]{8}\b").unwrap());
+
+/// A workflow task id (`w` and 8 of [0-9a-z]) where a text names a task, and a workflow run id
+/// (`wf_` and a UUID's first 12 characters): fresh every run. An id alone could be a word.
+static WORKFLOW_TASK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(Task ID: |\(task |taskId: \\?"|task_id\\?":\\?"|stopped task: |<task-id>)w[0-9a-z]{8}\b"#).unwrap()
+});
+
+static WORKFLOW_RUN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\bwf_[0-9a-f]{8}-[0-9a-f]{3}\b").unwrap());
+
+/// A task's measured duration, in its result and notification texts.
+static DURATION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(duration_ms(?::\s*|>))\d+").unwrap());
+
+/// The file ReadMcpResourceTool saves a binary resource to: the time in ms, the content's index
+/// and 6 random characters.
+static MCP_BLOB: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\bmcp-resource-\d+-(\d+)-[0-9a-z]+\b").unwrap());
+
+static PIN_REF: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(ref\\?":\\?")[0-9a-f]{6}"#).unwrap());
+
+/// Replaces run paths, UUIDs, dates, temp paths and agent ids with placeholders.
+pub fn redact(run: &RunOutcome, s: &str) -> String {
+    let s = crate::account::redact(&run.places.redact(s));
+    let s = AGENT_ID.replace_all(&s, "{agent_id}");
+    let s = AGENT_WORKTREE.replace_all(&s, "agent-{id}");
+    let s = WORKFLOW_TASK.replace_all(&s, "${1}{task_id}");
+    let s = WORKFLOW_RUN.replace_all(&s, "wf_{run_id}");
+    let s = PIN_REF.replace_all(&s, "${1}{ref}");
+    let s = MCP_BLOB.replace_all(&s, "mcp-resource-{ms}-${1}-{rand}");
+    let s = DURATION.replace_all(&s, "${1}{ms}");
+    let s = UUID.replace_all(&s, "{uuid}");
+    let s = DATE.replace_all(&s, "{date}");
+    let s = PLAN_FILE.replace_all(&s, ".claude/plans/{slug}.md");
+    let s = CRON_ID.replace_all(&s, "$1 {cron-id}");
+    let s = CRON_LINE.replace_all(&s, "{cron-id} \u{2014} ");
+    let s = WORKTREE_NAME.replace_all(&s, "${1}{worktree-name}");
+    TMP.replace_all(&s, "{tmp}").into_owned()
+}
+
+#[cfg(test)]
+mod mcp_blob_tests {
+    #[test]
+    fn a_saved_resource_file_name_loses_its_time_and_random_tail() {
+        let s = "tool-results/mcp-resource-1796167740698-0-y7h8mt.png saved";
+        assert_eq!(
+            super::MCP_BLOB.replace_all(s, "mcp-resource-{ms}-${1}-{rand}"),
+            "tool-results/mcp-resource-{ms}-0-{rand}.png saved"
+        );
+    }
+}
