@@ -51,16 +51,8 @@ pub(crate) async fn drive(
     *decisions = host.decisions;
     let stderr = collect(stderr_task).await;
     Ok(Driven {
-        exited,
-        stdout: stdout.text(),
-        stderr: stderr.text(),
-        stdin: host.sent,
-        screens: Vec::new(),
         mcp_survivors,
-        flooded: [stdout.overflow("stdout"), stderr.overflow("stderr")]
-            .into_iter()
-            .flatten()
-            .collect(),
+        ..Driven::piped(exited, (stdout, stderr), host.sent)
     })
 }
 

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use crate::mcp::McpSetup;
 use crate::process::interrupt::Group;
-use crate::process::{kill_group, Exited};
+use crate::process::{kill_group, Exited, Kept};
 
 /// How long a fake MCP server may take to finish exiting after the target did.
 const SERVER_EXIT_GRACE: Duration = Duration::from_millis(500);
@@ -20,6 +20,24 @@ pub struct Driven {
     pub mcp_survivors: Vec<(String, u32)>,
     /// The streams that went past `process::OUTPUT_CAP_BYTES`, each with what was dropped.
     pub flooded: Vec<String>,
+}
+
+impl Driven {
+    /// A run whose stdout and stderr were pipes: their texts, and which of them flooded.
+    pub fn piped(exited: Exited, (stdout, stderr): (Kept, Kept), stdin: Vec<String>) -> Driven {
+        Driven {
+            exited,
+            stdout: stdout.text(),
+            stderr: stderr.text(),
+            stdin,
+            screens: Vec::new(),
+            mcp_survivors: Vec::new(),
+            flooded: [stdout.overflow("stdout"), stderr.overflow("stderr")]
+                .into_iter()
+                .flatten()
+                .collect(),
+        }
+    }
 }
 
 /// Once the target has exited, before its pipes are drained: a fake server still running was

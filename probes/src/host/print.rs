@@ -24,15 +24,7 @@ pub async fn drive(
     let mcp_survivors = wind_down(&exited, pid, mcp).await;
     let (stdout, stderr) = (collect(stdout_task).await, collect(stderr_task).await);
     Ok(Driven {
-        exited,
-        stdout: stdout.text(),
-        stderr: stderr.text(),
-        stdin: Vec::new(),
-        screens: Vec::new(),
         mcp_survivors,
-        flooded: [stdout.overflow("stdout"), stderr.overflow("stderr")]
-            .into_iter()
-            .flatten()
-            .collect(),
+        ..Driven::piped(exited, (stdout, stderr), Vec::new())
     })
 }

@@ -3,7 +3,7 @@
 //! JSON, the `anthropic-beta` list per kind of loop. The facts behind them (entrypoint, first-party
 //! host, login, device id) are fixed once per process.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
 
 use serde_json::{json, Map, Value};
@@ -80,7 +80,7 @@ impl Wire {
             .ok()
             .filter(|e| !e.is_empty())
             .unwrap_or_else(|| if interactive { "cli" } else { "sdk-cli" }.into());
-        let config = global_config(home);
+        let config = crate::environment::global_config(home);
         Wire {
             entrypoint,
             interactive,
@@ -101,28 +101,6 @@ impl Wire {
             },
             tool_search_off,
         }
-    }
-}
-
-/// The global config file, as 2.1.235 finds it: `<config dir>/.config.json` when that exists,
-/// else `.claude<suffix>.json` in `$CLAUDE_CONFIG_DIR` or the home directory, where a custom
-/// OAuth endpoint (`CLAUDE_CODE_CUSTOM_OAUTH_URL`) has its own file, `.claude-custom-oauth.json`,
-/// so the production login's account and cached flags do not carry over to it (recorded:
-/// design.transport-limits/non-first-party).
-pub fn global_config(home: &Path) -> PathBuf {
-    let legacy = crate::environment::config_dir(home).join(".config.json");
-    if legacy.is_file() {
-        return legacy;
-    }
-    let custom = std::env::var_os("CLAUDE_CODE_CUSTOM_OAUTH_URL").is_some_and(|v| !v.is_empty());
-    let name = if custom {
-        ".claude-custom-oauth.json"
-    } else {
-        ".claude.json"
-    };
-    match std::env::var_os("CLAUDE_CONFIG_DIR") {
-        Some(dir) => PathBuf::from(dir).join(name),
-        None => home.join(name),
     }
 }
 

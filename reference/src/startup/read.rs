@@ -212,33 +212,20 @@ mod tests {
 
     #[test]
     fn the_flags_say_who_answers() {
+        let sdk = [
+            "-p",
+            "--input-format",
+            "stream-json",
+            "--output-format",
+            "stream-json",
+            "--verbose",
+        ];
+        let sdk_asks = [&sdk[..], &["--permission-prompt-tool", "stdio"]].concat();
         let hosts = [
             (&["-p", "x"][..], HostKind::None),
             (&[][..], HostKind::Terminal),
-            (
-                &[
-                    "-p",
-                    "--input-format",
-                    "stream-json",
-                    "--output-format",
-                    "stream-json",
-                    "--verbose",
-                ][..],
-                HostKind::Control { asks: false },
-            ),
-            (
-                &[
-                    "-p",
-                    "--input-format",
-                    "stream-json",
-                    "--output-format",
-                    "stream-json",
-                    "--verbose",
-                    "--permission-prompt-tool",
-                    "stdio",
-                ][..],
-                HostKind::Control { asks: true },
-            ),
+            (&sdk[..], HostKind::Control { asks: false }),
+            (&sdk_asks[..], HostKind::Control { asks: true }),
         ];
         for (line, host) in hosts {
             assert_eq!(flags(&args(line), false, None).unwrap().2, host, "{line:?}");
