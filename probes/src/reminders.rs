@@ -2,7 +2,9 @@
 //! reminders they send and in which order, not by the length of prose each writes in its own
 //! words. The reference words its reminders itself, so each kind lists the phrase that marks it in
 //! 2.1.235 and in the reference; a reminder no kind knows is shown by its length and so still
-//! differs between targets until someone names it here.
+//! differs between targets until someone names it here. The other texts a client writes into a
+//! user message in its own words (a helper's instructions, a note it adds) are named the same
+//! way (`prose_kind`).
 
 /// `(label, phrases)`: a reminder containing any phrase is of that kind; the first kind wins.
 const KINDS: &[(&str, &[&str])] = &[
@@ -66,6 +68,34 @@ const KINDS: &[(&str, &[&str])] = &[
     ("file-contents", &["Contents of "]),
 ];
 
+/// `(label, openings)`: a user-message text that is a client's own prose, by how it opens in
+/// 2.1.235 and in the reference (leading white space aside).
+const PROSE: &[(&str, &[&str])] = &[
+    // WebFetch's helper request: the page between `---` fences, then the instructions.
+    ("web-fetch-page", &["Web page content:\n---"]),
+    (
+        "web-search-query",
+        &[
+            "Perform a web search for the query:",
+            "Run a web search for this query:",
+        ],
+    ),
+    (
+        "brief-turn-end",
+        &["You ended the turn without calling SendUserMessage."],
+    ),
+    ("local-command-caveat", &["<local-command-caveat>"]),
+];
+
+/// The kind of a user-message text that is a client's own prose, or `None` for any other text.
+pub fn prose_kind(text: &str) -> Option<&'static str> {
+    let text = text.trim_start();
+    PROSE
+        .iter()
+        .find(|(_, openings)| openings.iter().any(|o| text.starts_with(o)))
+        .map(|(label, _)| *label)
+}
+
 /// The kinds a client appends to the last tool_result of a round, after the tool's own text. Not
 /// `agent-mail`: a message for an agent arrives in its tool result, and checks read it there.
 pub const APPENDED: &[&str] = &[
@@ -115,6 +145,23 @@ mod tests {
             label(text),
             format!("system-reminder({} chars)", text.len())
         );
+    }
+
+    #[test]
+    fn a_clients_own_prose_is_named_by_how_it_opens_in_either_wording() {
+        let real = "Perform a web search for the query: rust";
+        let ours = "Run a web search for this query: rust";
+        assert_eq!(prose_kind(real), Some("web-search-query"));
+        assert_eq!(prose_kind(ours), prose_kind(real));
+        assert_eq!(
+            prose_kind("\nWeb page content:\n---\npage\n---\n\nSummarize"),
+            Some("web-fetch-page")
+        );
+        assert_eq!(
+            prose_kind("Please run a web search for this query: rust"),
+            None
+        );
+        assert_eq!(prose_kind("read a.txt"), None);
     }
 
     #[test]

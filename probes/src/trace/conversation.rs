@@ -270,6 +270,9 @@ fn block(run: &RunOutcome, b: &Value, prompt: &str) -> String {
                 "text(prompt)".into()
             } else if t.trim_start().starts_with("<system-reminder>") {
                 crate::reminders::label(&redact(run, t))
+            } else if let Some(kind) = crate::reminders::prose_kind(t) {
+                // Each target's own words: traced by kind, so their lengths are no difference.
+                format!("text({kind})")
             } else {
                 format!("text {}", text(run, t))
             }
