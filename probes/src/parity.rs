@@ -11,6 +11,9 @@ use serde::Serialize;
 
 use crate::scenario::TraceDifference;
 
+/// The check a run gets when its trace differs from the reference's beyond what is named.
+pub const PARITY_CHECK: &str = "trace matches the reference's";
+
 /// How one scenario's trace on a target compares with the reference's.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -107,7 +107,7 @@ impl Output {
     fn print_result(&self, result: &Value) {
         let mut result = result.clone();
         if result.get("modelUsage").is_some() {
-            result["modelUsage"] = crate::api::usage::model_usage();
+            result["modelUsage"] = crate::api::tally::model_usage_now();
         }
         let result = &result;
         match self.format {

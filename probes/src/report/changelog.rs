@@ -11,7 +11,7 @@ use super::{Report, Status};
 use crate::check::CheckOutcome;
 
 /// Checks that compare traces, not behaviour against the seed; the trace part covers them.
-const TRACE_CHECKS: [&str; 2] = [crate::snapshot::SNAPSHOT_CHECK, super::doc::PARITY_CHECK];
+const TRACE_CHECKS: [&str; 2] = [crate::snapshot::SNAPSHOT_CHECK, crate::parity::PARITY_CHECK];
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Changelog {

@@ -9,12 +9,9 @@ use serde::Serialize;
 
 use super::{Report, Status};
 use crate::check::CheckOutcome;
+use crate::parity::PARITY_CHECK;
 use crate::report::changelog::Changelog;
-use crate::scenario::Scenario;
-use crate::scenario::TraceDifference;
-
-/// The check a run gets when its trace differs from the reference's beyond what is named.
-pub const PARITY_CHECK: &str = "trace matches the reference's";
+use crate::scenario::{Scenario, TraceDifference};
 
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Doc {

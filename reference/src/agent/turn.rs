@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use super::prompt;
 use super::session::Session;
 use crate::api::wire::{self, Role};
-use crate::api::{usage, ApiError, Client, Usage};
+use crate::api::{tally, ApiError, Client, Usage};
 use crate::brief;
 use crate::config::Config;
 use crate::context;
@@ -310,7 +310,7 @@ impl<'s, 'a> Turn<'s, 'a> {
         let mut r = json!({
             "is_error": f.is_error, "duration_api_ms": self.api_ms, "num_turns": num_turns, "stop_reason": f.stop_reason,
             "session_id": s.out.session_id, "total_cost_usd": self.usage.cost(&config.model), "usage": self.usage.json(),
-            "modelUsage": usage::model_usage(), "permission_denials": self.denials,
+            "modelUsage": tally::model_usage_now(), "permission_denials": self.denials,
             "terminal_reason": f.terminal_reason, "fast_mode_state": "off",
             "fast_mode_disabled_reason": crate::events::fast_mode_disabled_reason(),
         });
@@ -459,7 +459,7 @@ fn api_failure(
     let result = json!({
         "is_error": true, "duration_api_ms": 0, "num_turns": turns, "stop_reason": "stop_sequence",
         "session_id": out.session_id, "total_cost_usd": 0, "usage": Usage::default().json(),
-        "modelUsage": usage::model_usage(), "permission_denials": [], "terminal_reason": "api_error",
+        "modelUsage": tally::model_usage_now(), "permission_denials": [], "terminal_reason": "api_error",
         "fast_mode_state": "off", "fast_mode_disabled_reason": crate::events::fast_mode_disabled_reason(),
         "subtype": "success", "api_error_status": error.status(),
         "result": text, "type": "result", "duration_ms": started.elapsed().as_millis() as u64, "uuid": uuid(),

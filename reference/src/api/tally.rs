@@ -46,6 +46,15 @@ pub fn record(model: &str, max_tokens: u64, m: &Message) {
     t.cost += super::usage::request_cost(model, m);
 }
 
+/// Every model's context window in 2.1.235's `modelUsage` without the 1M option.
+const CONTEXT_WINDOW: u64 = 200_000;
+
+/// The result event's `modelUsage`: the process's tally over every request so far (a held result
+/// shows the tally as of its printing, as 2.1.235's does).
+pub fn model_usage_now() -> Value {
+    model_usage(&snapshot(), CONTEXT_WINDOW, |_, t| t.cost)
+}
+
 pub fn snapshot() -> Vec<(String, ModelTotals)> {
     TALLY.lock().unwrap_or_else(|e| e.into_inner()).clone()
 }

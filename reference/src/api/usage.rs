@@ -63,16 +63,6 @@ impl Usage {
     }
 }
 
-/// The result event's `modelUsage`: the process's tally over every request so far (a held result
-/// shows the tally as of its printing, as 2.1.235's does).
-pub fn model_usage() -> Value {
-    let tally = super::tally::snapshot();
-    super::tally::model_usage(&tally, CONTEXT_WINDOW, |_, t| t.cost)
-}
-
-/// Every model's context window in 2.1.235's `modelUsage` without the 1M option.
-const CONTEXT_WINDOW: u64 = 200_000;
-
 #[cfg(test)]
 mod tests {
     use super::*;
