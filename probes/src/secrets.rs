@@ -1,7 +1,7 @@
 //! The secrets one run hands out (API key, OAuth tokens, the session JWT) and the one redaction
 //! step that keeps them out of everything the harness writes or shows.
 //!
-//! A run redacts its [`RunOutcome`](crate::outcome::RunOutcome) in memory as soon as the target has
+//! A run redacts its outcome in memory as soon as the target has
 //! exited, and the error chain of a run that could not finish, before any check, trace, record,
 //! snapshot or report reads them. Serializing afterwards (JSON, JUnit XML, the HTML page) cannot
 //! re-create a secret: every occurrence was replaced by its name (`[api key]`), and a name holds
@@ -22,7 +22,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-/// The fake key every target gets by default ([`crate::Secrets`]); real keys are never passed
+/// The fake key every target gets by default ([`Secrets::default`]); real keys are never passed
 /// through.
 pub const FAKE_API_KEY: &str = "sk-ant-conformance-fake-key";
 /// The fake claude.ai OAuth token of `oauth = true` scenarios, by default.
@@ -56,7 +56,7 @@ impl Default for Secrets {
     /// (an `sk-ant-` key, a session token that decodes as a JWT), records of two runs stay
     /// comparable byte for byte, and what a run writes no longer depends on the values anyway,
     /// since every one of them is redacted by name. Tests that must not rely on the values being
-    /// known pass their own ([`Target::with_secrets`](crate::Target::with_secrets)).
+    /// known pass their own (`Target::with_secrets`).
     fn default() -> Self {
         Secrets {
             api_key: FAKE_API_KEY.into(),

@@ -1,5 +1,5 @@
 //! The session's configuration: plain data that start-up reads from the command line, the
-//! environment, settings and the organization's policy (`crate::startup`), and that every layer
+//! environment, settings and the organization's policy (start-up's stages), and that every layer
 //! above reads: the session, its agent loops, the tools a child is given, workflows.
 
 use std::path::PathBuf;

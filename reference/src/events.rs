@@ -9,7 +9,8 @@ use serde_json::{json, Value};
 use crate::api::{ApiError, Message, Retry};
 use crate::vocab::{timestamp, uuid};
 
-/// Where an interactive session's transcript lines go: the terminal (`crate::host::terminal`).
+/// Where an interactive session's transcript lines go: the terminal, which the host layer above
+/// implements this for.
 /// Owned here so that events print to a terminal without importing the host.
 pub trait Transcript: Send + Sync {
     fn line(&self, line: &str);

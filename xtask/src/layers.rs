@@ -124,7 +124,10 @@ impl Graph {
             };
             let text = std::fs::read_to_string(file)
                 .with_context(|| format!("cannot read {}", file.display()))?;
-            for (name, line) in root_names(&blank(&text), &path) {
+            let named = root_names(&blank(&text), &path)
+                .into_iter()
+                .chain(crate_names(&comments(&text)));
+            for (name, line) in named {
                 let to = match reexports.get(&name) {
                     Some(module) => module.clone(),
                     None if modules.contains(&name) => name,
@@ -327,6 +330,18 @@ fn reexports(lib: &str, modules: &BTreeSet<String>) -> BTreeMap<String, String> 
 /// The source with comments, strings and character literals replaced by spaces (lines kept), so
 /// that only code is read.
 fn blank(src: &str) -> String {
+    split(src).0
+}
+
+/// The comments alone, everything else replaced by spaces (lines kept): a doc link
+/// (``[`X`](crate::m::X)``) or a path a comment names is a dependency too, for rustdoc and for a
+/// reader.
+fn comments(src: &str) -> String {
+    split(src).1
+}
+
+/// The code and the comments of `src`, each with the other (and literals) blanked.
+fn split(src: &str) -> (String, String) {
     let b = src.as_bytes();
     let mut out = b.to_vec();
     let mut i = 0;
@@ -338,6 +353,7 @@ fn blank(src: &str) -> String {
         }
     };
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut commented = Vec::new();
     while i < b.len() {
         let rest = &b[i..];
         if rest.starts_with(b"//") {
@@ -346,6 +362,7 @@ fn blank(src: &str) -> String {
                 .position(|&c| c == b'\n')
                 .map_or(b.len(), |p| i + p);
             wipe(&mut out, i, end);
+            commented.push((i, end));
             i = end;
         } else if rest.starts_with(b"/*") {
             let (mut depth, mut j) = (1, i + 2);
@@ -361,6 +378,7 @@ fn blank(src: &str) -> String {
                 }
             }
             wipe(&mut out, i, j);
+            commented.push((i, j));
             i = j;
         } else if (rest.starts_with(b"r\"") || rest.starts_with(b"r#") || rest.starts_with(b"br"))
             && (i == 0 || !ident(b[i - 1]))
@@ -398,7 +416,17 @@ fn blank(src: &str) -> String {
             i += 1;
         }
     }
-    String::from_utf8_lossy(&out).into_owned()
+    let mut notes: Vec<u8> = b
+        .iter()
+        .map(|&c| if c == b'\n' { c } else { b' ' })
+        .collect();
+    for (from, to) in commented {
+        notes[from..to].copy_from_slice(&b[from..to]);
+    }
+    (
+        String::from_utf8_lossy(&out).into_owned(),
+        String::from_utf8_lossy(&notes).into_owned(),
+    )
 }
 
 /// The end of a raw string starting at `i` (`r"…"`, `r#"…"#`, `br"…"`), if one starts there.
@@ -469,6 +497,16 @@ fn root_names(code: &str, file_module: &[String]) -> Vec<(String, usize)> {
         i += 1;
     }
     names
+}
+
+/// The names at the crate root that comments name with a `crate::` path, with their lines.
+fn crate_names(comments: &str) -> Vec<(String, usize)> {
+    let tokens = tokenize(comments);
+    tokens
+        .windows(3)
+        .filter(|w| w[0].0 == "crate" && w[1].0 == "::" && is_ident(&w[2].0))
+        .map(|w| (w[2].0.clone(), w[0].1))
+        .collect()
 }
 
 /// The first segment of the path at `j`, or of each item of a `{…}` group there.
@@ -621,13 +659,13 @@ mod tests {
     }
 
     #[test]
-    fn comments_strings_and_inner_modules_are_not_paths_out() {
+    fn strings_and_inner_modules_are_not_paths_out() {
         let dir = tree(&[
             ("lib.rs", "pub mod a;\npub mod b;\n"),
             ("b.rs", "pub fn f() {}\n"),
             (
                 "a/mod.rs",
-                "// crate::b::f\n/* crate::b */\nconst S: &str = \"crate::b::f\";\nconst R: &str = r#\"crate::b\"#;\nfn g<'a>(c: char) -> bool { c == '{' }\nmod tests {\n    use super::super::g;\n}\n",
+                "const S: &str = \"crate::b::f\";\nconst R: &str = r#\"crate::b\"#;\nfn g<'a>(c: char) -> bool { c == '{' }\nmod tests {\n    use super::super::g;\n}\n",
             ),
             ("a/inner.rs", "use super::g;\n"),
         ]);
@@ -638,5 +676,20 @@ mod tests {
         let graph = Graph::read(dir.path()).unwrap();
         let sites = &graph.edges[&("a".to_owned(), "b".to_owned())];
         assert_eq!(sites[0].line, 1);
+    }
+
+    #[test]
+    fn a_comment_naming_a_module_by_its_crate_path_is_a_dependency() {
+        let dir = tree(&[
+            ("lib.rs", "pub mod a;\npub mod b;\npub use b::Thing;\n"),
+            ("b.rs", "pub struct Thing;\n"),
+            (
+                "a.rs",
+                "//! Reads [`Thing`](crate::Thing).\n\n/* see crate::b */\nfn f() {}\n",
+            ),
+        ]);
+        let graph = Graph::read(dir.path()).unwrap();
+        let sites = &graph.edges[&("a".to_owned(), "b".to_owned())];
+        assert_eq!(sites.iter().map(|s| s.line).collect::<Vec<_>>(), [1, 3]);
     }
 }

@@ -1,7 +1,7 @@
 //! One `[[check]]` of a scenario as declared: its kind, the expectations each kind takes, and the
 //! per-target differences laid over them (`differs.<target>`). Validated at load, so a check that
 //! names a field its kind does not read, or one that cannot fail, never reaches a run;
-//! `crate::check` evaluates it against a run's outcome.
+//! the check layer evaluates it against a run's outcome.
 
 use std::collections::BTreeMap;
 

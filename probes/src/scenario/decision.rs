@@ -1,6 +1,6 @@
 //! Who answers for the user in a scenario: the channel a run uses to talk to the target, and the
 //! `[[decision]]` list, one user's answers in order, which every channel gives the same way
-//! (`crate::host` consumes them during the run).
+//! (the host layer consumes them during the run).
 
 use serde::{Deserialize, Serialize};
 

@@ -146,7 +146,7 @@ pub struct Fixture {
     /// A regular file of this many bytes (sparse, zeros), instead of `content`.
     #[serde(default)]
     pub size: Option<u64>,
-    /// A picture generated at run time, instead of `content` (`crate::media::Picture`).
+    /// A picture generated at run time, instead of `content` (`media::Picture`).
     #[serde(default)]
     pub image: Option<crate::media::Picture>,
     /// Where a `symlink` points (placeholders expanded).

@@ -1,7 +1,7 @@
 //! The trace differences a scenario (`[[trace_difference]]`) or the suite
 //! (`scenarios/trace-differences.toml`) names: which lines of a target's trace may differ from the
-//! reference's, for which targets, and why. Declared here with the scenarios; `crate::parity`
-//! applies them.
+//! reference's, for which targets, and why. Declared here with the scenarios; the parity
+//! comparison applies them.
 
 use std::path::Path;
 

@@ -1,6 +1,7 @@
 //! What a launch asks for, how a loop ended, and the trait through which the layers below the
 //! agent loop (the Agent tool, SendMessage, a workflow's agent() calls) start one: the loop itself
-//! (`crate::agent::child`) needs the tools, so it sits above them and is reached through this.
+//! (the agent layer's child loop) needs the tools, so it sits above them and is reached through
+//! this.
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;

@@ -3,7 +3,7 @@
 //! on stdin/stdout (`control`); a person answers cards at a terminal (`terminal`). The tools only
 //! a person can answer (AskUserQuestion, EnterPlanMode, ExitPlanMode) are offered only when
 //! someone can, as 2.1.235 offers them only with a permission-prompt tool. Both hosts implement
-//! the tools' [`crate::tools::Host`]: the tools ask through it without knowing who answers.
+//! the tools' `Host` trait: the tools ask through it without knowing who answers.
 
 pub mod control;
 pub mod terminal;

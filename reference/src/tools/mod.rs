@@ -223,7 +223,7 @@ impl ToolOutput {
 }
 
 /// Who answers for the user: the SDK host over the control protocol or a person at a terminal
-/// (`crate::host`). The tools own this trait, so they ask without importing who answers.
+/// (the host layer). The tools own this trait, so they ask without importing who answers.
 pub trait Host: Send + Sync {
     fn ask(&self, ask: &Ask) -> Reply;
 }
