@@ -75,10 +75,22 @@ pub fn refresh(home: &Path) {
             .filter(|v| v["restrictions"].is_object())
     });
     if let Some(policy) = fetched {
-        let dir = environment::config_dir(home);
-        let _ = std::fs::create_dir_all(&dir);
-        let _ = std::fs::write(dir.join("policy-limits.json"), policy.to_string());
+        let file = cache_file(home);
+        if let Some(dir) = file.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let _ = std::fs::write(file, policy.to_string());
     }
+}
+
+/// Where the policy is cached: `<config dir>/policy-limits.json`.
+fn cache_file(home: &Path) -> std::path::PathBuf {
+    environment::config_dir(home).join("policy-limits.json")
+}
+
+/// Whether a policy is cached at all (fetched by this session or an earlier one).
+pub fn cached(home: &Path) -> bool {
+    cache_file(home).is_file()
 }
 
 /// The organization's policy for `key`, read from the policy-limits cache the way 2.1.235 reads
@@ -90,11 +102,8 @@ pub fn allows(home: &Path, key: &str) -> bool {
     if !environment::first_party() || !environment::first_party_base_url() {
         return true;
     }
-    let path = environment::config_dir(home).join("policy-limits.json");
-    let Some(policy) = std::fs::read_to_string(path)
-        .ok()
-        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-        .filter(|v| v["restrictions"].is_object())
+    let Some(policy) =
+        crate::json::read_file(&cache_file(home)).filter(|v| v["restrictions"].is_object())
     else {
         return true;
     };

@@ -182,12 +182,9 @@ fn features(config: &Config) -> context::builtins::Features {
         workflow: config.offer.workflow,
         cron: config.offer.cron,
         design: config.offer.design,
-        design_sync: {
-            use crate::design::gates;
-            crate::account::policy::allows(&config.home, gates::POLICY_KEY)
-                && !crate::environment::essential_traffic_only()
-                && crate::environment::first_party()
-        },
+        design_sync: crate::account::policy::allows(&config.home, crate::design::gates::POLICY_KEY)
+            && !crate::environment::essential_traffic_only()
+            && crate::environment::first_party(),
         artifact: config.offer.artifact,
         remote: crate::environment::remote(),
         heapdump: heapdump_allowed(config),
@@ -202,10 +199,8 @@ fn heapdump_allowed(config: &Config) -> bool {
         && crate::environment::first_party_base_url()
         && (config.api_key.is_some()
             || std::env::var("CLAUDE_CODE_OAUTH_TOKEN").is_ok_and(|t| !t.is_empty()));
-    let cached = crate::environment::config_dir(&config.home)
-        .join("policy-limits.json")
-        .is_file();
-    !eligible || (cached && crate::account::policy::allows(&config.home, "allow_heap_dump"))
+    let policy = |key| crate::account::policy::allows(&config.home, key);
+    !eligible || (crate::account::policy::cached(&config.home) && policy("allow_heap_dump"))
 }
 
 /// The init event's lists: the user's skills lead, the named workflows follow the bundled one.

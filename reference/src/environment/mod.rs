@@ -10,9 +10,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-pub use paths::{
-    config_dir, cwd_slug, global_config, managed_settings, project_dir, MANAGED_SETTINGS,
-};
+pub use paths::{config_dir, cwd_slug, global_config, managed_settings, project_dir};
 
 /// An environment switch as the real CLI reads one: `1`, `true`, `yes`, `on`.
 pub fn truthy(v: &str) -> bool {

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 /// Managed settings, where an administrator puts them (the reference reads
 /// `CLAUDE_REFERENCE_MANAGED_SETTINGS` instead when it is set: a test setting).
-pub const MANAGED_SETTINGS: &str = "/etc/claude-code/managed-settings.json";
+const MANAGED_SETTINGS: &str = "/etc/claude-code/managed-settings.json";
 
 /// The managed settings file this process reads.
 pub fn managed_settings() -> PathBuf {

@@ -39,7 +39,7 @@ pub struct Inputs {
     pub api_key: Option<String>,
     /// `CLAUDE_CODE_OAUTH_TOKEN`, when set and not empty.
     pub oauth_env: Option<String>,
-    /// The stored claude.ai login's access token.
+    /// The stored claude.ai login's access token (read only without `oauth_env`).
     pub login_token: Option<String>,
     /// `ANTHROPIC_BASE_URL`.
     pub base_url: Option<String>,
@@ -104,6 +104,12 @@ pub fn read(args: &Args) -> Result<Inputs, Stop> {
     }
     crate::account::policy::refresh(&home);
     let api_key = non_empty_var("ANTHROPIC_API_KEY");
+    let oauth_env = non_empty_var("CLAUDE_CODE_OAUTH_TOKEN");
+    // The credentials file is read only when the environment gives no token.
+    let login_token = oauth_env
+        .is_none()
+        .then(|| crate::account::login::login(&home).map(|l| l.access_token))
+        .flatten();
     let gates = Gates {
         design: crate::design::enabled(&home),
         projects: crate::projects::enabled(&home),
@@ -135,11 +141,11 @@ pub fn read(args: &Args) -> Result<Inputs, Stop> {
         host,
         prompt,
         session_id,
-        login_token: crate::account::login::login(&home).map(|l| l.access_token),
+        login_token,
         cwd,
         home,
         api_key,
-        oauth_env: non_empty_var("CLAUDE_CODE_OAUTH_TOKEN"),
+        oauth_env,
         base_url: std::env::var("ANTHROPIC_BASE_URL").ok(),
         brief,
         gates,

@@ -29,10 +29,9 @@ fn mode(value: &str) -> Mode {
             _ => Mode::Auto,
         };
     }
-    let lower = value.trim().to_ascii_lowercase();
-    match lower.as_str() {
+    match value.trim().to_ascii_lowercase().as_str() {
         "auto" => Mode::Auto,
-        "0" | "false" | "no" | "off" => Mode::Standard,
+        v if crate::environment::falsy(v) => Mode::Standard,
         _ => Mode::On,
     }
 }
