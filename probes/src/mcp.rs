@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
+use stubs::cues::{Served, Waiter};
 use stubs::mcp::{read_log, HttpMcpServer, LogEntry, McpScript, Place, Transport};
 
 use crate::placeholders::Places;
@@ -109,13 +110,14 @@ impl ServerRecord {
     }
 }
 
-/// Writes scripts and configs and starts the HTTP servers; `base` is the run's private root.
+/// Writes scripts and configs and starts the HTTP servers; `base` is the run's private root, and
+/// every server announces to and waits on `board`.
 pub async fn setup(
     servers: &[McpScript],
     base: &Path,
     places: &Places,
-    cwd: &Path,
-    home: &Path,
+    (cwd, home): (&Path, &Path),
+    board: &Served,
 ) -> Result<McpSetup> {
     let dir = base.join("mcp");
     std::fs::create_dir_all(&dir)?;
@@ -133,6 +135,8 @@ pub async fn setup(
                     script_path.display().to_string(),
                     "--log".to_owned(),
                     log.display().to_string(),
+                    "--cues".to_owned(),
+                    board.socket.display().to_string(),
                 ];
                 if !expanded.args.is_empty() {
                     args.push("--".into());
@@ -149,7 +153,9 @@ pub async fn setup(
                 (entry, None)
             }
             Transport::Http => {
-                let server = HttpMcpServer::start(expanded.clone(), &log).await?;
+                let server =
+                    HttpMcpServer::start(expanded.clone(), &log, Waiter::Local(board.cues.clone()))
+                        .await?;
                 let mut entry = json!({"type": "http", "url": server.url()});
                 if !expanded.headers.is_empty() {
                     entry["headers"] = json!(expanded.headers);

@@ -51,6 +51,8 @@ pub struct RunOutcome {
     /// Second loops whose script ran out, with the request that found it so.
     pub agents_exhausted: Vec<(String, usize)>,
     pub turns_left: usize,
+    /// Each scripted `after` that ran out, naming who waited and for what.
+    pub cues_missed: Vec<String>,
     pub duration: Duration,
     pub places: Places,
     pub cwd: PathBuf,
@@ -107,6 +109,7 @@ impl Redact for RunOutcome {
             exhausted_at: _,
             agents_exhausted,
             turns_left: _,
+            cues_missed,
             duration: _,
             // The run's own temp paths.
             places: _,
@@ -139,6 +142,7 @@ impl Redact for RunOutcome {
         decision_differences.redact(r);
         requests.redact(r);
         agents_exhausted.redact(r);
+        cues_missed.redact(r);
         mcp.redact(r);
         mcp_survivors.redact(r);
         uploads.redact(r);
@@ -229,6 +233,7 @@ impl RunOutcome {
             exhausted_at: None,
             agents_exhausted: Vec::new(),
             turns_left: 0,
+            cues_missed: Vec::new(),
             duration: Duration::ZERO,
             places: Places {
                 cwd: cwd.display().to_string(),

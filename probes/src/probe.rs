@@ -271,6 +271,14 @@ fn builtin_checks(scenario: &Scenario, run: &RunOutcome) -> Vec<CheckOutcome> {
         detail.is_empty(),
         detail,
     ));
+    if !run.cues_missed.is_empty() {
+        // An answer held for an event that never came went out late and out of its order.
+        out.push(CheckOutcome::new(
+            "every awaited event happened",
+            false,
+            run.cues_missed.join("\n"),
+        ));
+    }
     if run.channel != crate::scenario::Channel::Print {
         // Whatever the target asked must be what the scenario's user expects, in order.
         let mut check = match &run.decisions_verdict {

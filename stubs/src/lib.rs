@@ -4,6 +4,7 @@
 //! never against a target's internals. Stubs never import the reference agent.
 
 pub mod claude_ai;
+pub mod cues;
 pub mod jsonlog;
 mod loopback;
 pub mod lsp;

@@ -15,6 +15,8 @@ use tokio::process::ChildStdin;
 use super::{input_text, Decisions};
 use super::{wind_down, Driven};
 use crate::mcp::McpSetup;
+use stubs::cues::{Cues, Event};
+
 use crate::process::{collect, kill_group, read_capped, wait_or_kill, Kept, OUTPUT_CAP_BYTES};
 use crate::scenario::{Answer, Decision};
 
@@ -26,7 +28,7 @@ pub(crate) async fn drive(
     prompt: &str,
     decisions: &mut Decisions,
     timeout: Duration,
-    mcp: &McpSetup,
+    (mcp, cues): (&McpSetup, &Cues),
 ) -> Result<Driven> {
     let (mut child, pid) = crate::process::spawn(command, Stdio::piped())?;
     let stdin = child.stdin.take().expect("piped");
@@ -38,6 +40,7 @@ pub(crate) async fn drive(
         decisions: std::mem::take(decisions),
         pid,
         next_id: 0,
+        cues: cues.clone(),
     };
     let prompt = prompt.to_owned();
     let io = tokio::spawn(async move {
@@ -63,6 +66,8 @@ struct Host {
     decisions: Decisions,
     pid: Option<i32>,
     next_id: u64,
+    /// Where each stdout line is announced, for a scripted `after = { stdout = … }`.
+    cues: Cues,
 }
 
 impl Host {
@@ -95,6 +100,7 @@ impl Host {
             let Ok(Some(line)) = line else { break };
             seen.push(line.as_bytes());
             seen.push(b"\n");
+            self.cues.publish(Event::Stdout { line: line.clone() });
             let Ok(event) = serde_json::from_str::<Value>(&line) else {
                 continue;
             };

@@ -7,16 +7,22 @@ use anyhow::Result;
 
 use super::driven::{wind_down, Driven};
 use crate::mcp::McpSetup;
-use crate::process::{collect, read_capped, wait_or_kill};
+use stubs::cues::{Cues, Event};
+
+use crate::process::{collect, read_capped, read_capped_lines, wait_or_kill};
 
 /// `-p`: nothing on stdin, stdout and stderr read whole.
 pub async fn drive(
     command: std::process::Command,
     timeout: Duration,
     mcp: &McpSetup,
+    cues: &Cues,
 ) -> Result<Driven> {
     let (mut child, pid) = crate::process::spawn(command, Stdio::null())?;
-    let stdout_task = read_capped(child.stdout.take().expect("piped"));
+    let cues = cues.clone();
+    let stdout_task = read_capped_lines(child.stdout.take().expect("piped"), move |line| {
+        cues.publish(Event::Stdout { line })
+    });
     let stderr_task = read_capped(child.stderr.take().expect("piped"));
     let exited = wait_or_kill(pid, timeout).await;
     // Reaped by `wait_or_kill`, so tokio's handle must not wait for it again.

@@ -158,17 +158,34 @@ impl Kept {
 
 /// Reads `pipe` to its end, keeping what [`Kept`] keeps.
 pub fn read_capped(
+    pipe: impl tokio::io::AsyncRead + Unpin + Send + 'static,
+) -> tokio::task::JoinHandle<Kept> {
+    read_capped_lines(pipe, |_| {})
+}
+
+/// [`read_capped`], handing each complete line (lossily decoded, without its newline) to
+/// `on_line` as it arrives: how the harness announces what a target prints while it runs.
+pub fn read_capped_lines(
     mut pipe: impl tokio::io::AsyncRead + Unpin + Send + 'static,
+    mut on_line: impl FnMut(String) + Send + 'static,
 ) -> tokio::task::JoinHandle<Kept> {
     use tokio::io::AsyncReadExt;
     tokio::spawn(async move {
         let mut kept = Kept::default();
         let mut buf = vec![0u8; 64 << 10];
+        // Where the line being read started in `kept` (lines past the cap are not announced).
+        let mut line_start = 0;
         while let Ok(n) = pipe.read(&mut buf).await {
             if n == 0 {
                 break;
             }
+            let before = kept.bytes.len();
             kept.push(&buf[..n]);
+            let ends = kept.bytes[before..].iter().enumerate();
+            for end in ends.filter(|(_, b)| **b == b'\n').map(|(i, _)| before + i) {
+                on_line(String::from_utf8_lossy(&kept.bytes[line_start..end]).into_owned());
+                line_start = end + 1;
+            }
         }
         kept
     })
@@ -181,5 +198,28 @@ pub fn cpu_bound<T>(work: impl FnOnce() -> T) -> T {
     match tokio::runtime::Handle::try_current().map(|h| h.runtime_flavor()) {
         Ok(tokio::runtime::RuntimeFlavor::MultiThread) => tokio::task::block_in_place(work),
         _ => work(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn each_complete_line_is_handed_on_as_it_arrives_and_all_is_kept() {
+        let (mut write, read) = tokio::io::duplex(64);
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let task = read_capped_lines(read, move |line| tx.send(line).unwrap());
+        use tokio::io::AsyncWriteExt;
+        write.write_all(b"{\"type\":\"sys").await.unwrap();
+        write.write_all(b"tem\"}\nsecond\n").await.unwrap();
+        // Handed on before the stream ends: what a held answer waits for.
+        assert_eq!(rx.recv().await.unwrap(), r#"{"type":"system"}"#);
+        assert_eq!(rx.recv().await.unwrap(), "second");
+        write.write_all(b"no newline").await.unwrap();
+        drop(write);
+        let kept = task.await.unwrap();
+        assert_eq!(kept.text(), "{\"type\":\"system\"}\nsecond\nno newline");
+        assert!(rx.recv().await.is_none(), "a cut last line is not a line");
     }
 }

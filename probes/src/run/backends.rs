@@ -4,12 +4,13 @@
 
 use anyhow::{Context, Result};
 use stubs::claude_ai::{ClaudeAi, DesignScript, ProjectScript, Tokens};
-use stubs::messages::{AgentScript, MessagesStub, Split, StubConfig};
+use stubs::cues::Cues;
+use stubs::messages::{AgentScript, MessagesStub, Split, StubConfig, Turn};
 
 use super::fixtures::Dirs;
 use crate::account::{Account, ORGANIZATION_UUID};
 use crate::isolation::IsolatedNetwork;
-use crate::scenario::{Network, Scenario};
+use crate::scenario::{turn_for, Network, Scenario};
 use crate::secrets::Secrets;
 
 /// The backends of one run, serving until dropped.
@@ -25,11 +26,15 @@ pub(super) struct Backends {
 /// Starts what `scenario` scripts, on loopback or inside its isolated network.
 pub(super) async fn start(
     scenario: &Scenario,
+    target: &str,
     dirs: &Dirs,
     split: Split,
     secrets: &Secrets,
+    cues: &Cues,
 ) -> Result<Backends> {
-    let turns = scenario.turns.iter().map(|t| dirs.expand_turn(t)).collect();
+    // Each turn as this target plays it: without the waits scripted for other targets.
+    let turn = |t: &Turn| dirs.expand_turn(&turn_for(t, target));
+    let turns = scenario.turns.iter().map(turn).collect();
     let mut claude_ai = ClaudeAi::with_oauth(
         scenario.uploads.clone(),
         scenario.account.as_ref().map(|a| a.oauth_script(secrets)),
@@ -65,10 +70,11 @@ pub(super) async fn start(
             .map(|a| AgentScript {
                 name: a.name.clone(),
                 matches: dirs.places.expand(&a.matches),
-                turns: a.turns.iter().map(|t| dirs.expand_turn(t)).collect(),
+                turns: a.turns.iter().map(turn).collect(),
             })
             .collect(),
         split,
+        cues: cues.clone(),
     };
     // Isolated: the first-party hosts are the mock on TLS 443, the Messages stub listens inside
     // the same namespace, and the target starts there.

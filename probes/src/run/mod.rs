@@ -14,6 +14,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use stubs::claude_ai::ProjectScript;
+use stubs::cues::{Cues, Served};
 use stubs::messages::Split;
 
 use backends::Backends;
@@ -54,16 +55,25 @@ async fn run_unredacted(
     let in_file = |what: &str| format!("{}: {what}", scenario.path.display());
     let dirs = Dirs::make(scenario)?;
     dirs.fill(scenario).await?;
+    // The run's board of events: what every stub announces and what a scripted `after` waits on.
+    let board =
+        Served::at(dirs.base.join("cues.sock")).with_context(|| in_file("the board of events"))?;
+    let servers: Vec<_> = scenario
+        .mcp_servers
+        .iter()
+        .map(|s| crate::scenario::server_for(s, &target.name))
+        .collect();
     let mcp = crate::mcp::setup(
-        &scenario.mcp_servers,
+        &servers,
         &dirs.base,
         &dirs.places,
-        &dirs.cwd,
-        &dirs.home,
+        (&dirs.cwd, &dirs.home),
+        &board,
     )
     .await
     .with_context(|| in_file("MCP servers"))?;
-    let backends = backends::start(scenario, &dirs, split, secrets).await?;
+    let backends =
+        backends::start(scenario, &target.name, &dirs, split, secrets, &board.cues).await?;
 
     let prompt = dirs.places.expand(&scenario.prompt);
     let args = command::arguments(scenario, channel, &dirs.places, &prompt);
@@ -88,7 +98,7 @@ async fn run_unredacted(
         (scenario, &prompt),
         &mut decisions,
         &backends,
-        &mcp,
+        (&mcp, &board.cues),
     )
     .await
     .with_context(|| format!("cannot start {}", target.program.display()))?;
@@ -113,7 +123,7 @@ async fn run_unredacted(
         recorded,
         dirs,
         backends,
-        &mcp,
+        (&mcp, &board.cues),
     ))
 }
 
@@ -124,12 +134,13 @@ async fn drive(
     (scenario, prompt): (&Scenario, &str),
     decisions: &mut Decisions,
     backends: &Backends,
-    mcp: &McpSetup,
+    (mcp, cues): (&McpSetup, &Cues),
 ) -> Result<Driven> {
     match channel {
-        Channel::Print => crate::host::print::drive(command, scenario.timeout(), mcp).await,
+        Channel::Print => crate::host::print::drive(command, scenario.timeout(), mcp, cues).await,
         Channel::Control => {
-            crate::host::control::drive(command, prompt, decisions, scenario.timeout(), mcp).await
+            crate::host::control::drive(command, prompt, decisions, scenario.timeout(), (mcp, cues))
+                .await
         }
         Channel::Pty => {
             crate::host::terminal::drive(
@@ -163,7 +174,7 @@ fn outcome(
     recorded: Recorded,
     dirs: Dirs,
     backends: Backends,
-    mcp: &McpSetup,
+    (mcp, cues): (&McpSetup, &Cues),
 ) -> RunOutcome {
     let Recorded {
         command,
@@ -208,6 +219,7 @@ fn outcome(
         exhausted_at: stub.exhausted_at(),
         agents_exhausted: stub.agents_exhausted(),
         turns_left: stub.turns_left(),
+        cues_missed: cues.missed(),
         duration,
         places: dirs.places,
         cwd: dirs.cwd,

@@ -7,10 +7,12 @@
 //! differences) is defined here, as data; the modules that run, judge and compare read it.
 
 mod check;
+mod cues;
 mod decision;
 mod trace_difference;
 
 pub use check::{CheckKind, CheckSpec};
+pub use cues::{server_for, turn_for};
 pub use decision::{Answer, Channel, Decision};
 pub use trace_difference::{load_suite, TraceDifference, SUITE_FILE};
 
@@ -336,6 +338,7 @@ impl Scenario {
             }
         }
         scenario.validate_sites().map_err(err)?;
+        scenario.validate_afters().map_err(err)?;
         if let Some(Err(e)) = scenario.artifacts.as_ref().map(|a| a.validate()) {
             return Err(err(format!(
                 "line {}: {e}",
@@ -623,6 +626,49 @@ mod tests {
         let lsp = "[[file]]\npath = \".lsp.json\"\ncontent = '''{\"probe-ls\": {\"command\": \"{fake_lsp}\"}}'''\n";
         parse(&format!("{HEAD}{lsp}{}", absent("probe-ls"))).unwrap();
         assert!(parse(&format!("{HEAD}{lsp}{}", absent("probe-lsx"))).is_err());
+    }
+
+    #[test]
+    fn an_after_names_a_server_and_a_loop_the_scenario_has() {
+        let server = "[[mcp_server]]\nname = \"docs\"\n";
+        let agent = "[[agent]]\nmatch = \"CHILD\"\n";
+        let turn = |after: &str| format!("[[turn]]\nafter = {after}\ntext = \"t\"\n");
+        parse(&format!(
+            "{HEAD}{server}{agent}{}",
+            turn(r#"{ mcp = "docs", answered = "tools/list" }"#)
+        ))
+        .unwrap();
+        let e = parse(&format!(
+            "{HEAD}{server}{}",
+            turn(r#"{ mcp = "dcos", answered = "tools/list" }"#)
+        ))
+        .unwrap_err();
+        assert!(
+            e.contains("line 8: `[[turn]]` 1: `after.mcp`: no `[[mcp_server]]` is named `dcos`"),
+            "{e}"
+        );
+        let e = parse(&format!(
+            "{HEAD}{agent}{}",
+            turn(r#"{ request = 1, agent = "CHLD" }"#)
+        ))
+        .unwrap_err();
+        assert!(
+            e.contains("`after.agent`: no `[[agent]]` is named `CHLD`"),
+            "{e}"
+        );
+        // The spec's own rules are refused where toml points.
+        let e = parse(&format!(
+            "{HEAD}{}",
+            turn(r#"{ request = 1, stdout = "x" }"#)
+        ))
+        .unwrap_err();
+        assert!(e.contains("names one event"), "{e}");
+        let e = parse(&format!(
+            "{HEAD}{}",
+            turn(r#"{ stdout = "x", only = "nobody", reason = "r" }"#)
+        ))
+        .unwrap_err();
+        assert!(e.contains("`after.only`"), "{e}");
     }
 
     #[test]

@@ -12,6 +12,9 @@ use super::script::{expand, Fault, McpScript};
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
     Send(Value),
+    /// Hold what follows until this event of the run has happened; the text names the message
+    /// held (`tools/list #2`).
+    Await(crate::cues::After, String),
     Sleep(Duration),
     /// Leave the request unanswered for good.
     Never,
@@ -80,6 +83,10 @@ impl Behaviour {
         let fault = self.fault_for(method);
         let mut actions = Vec::new();
         if let Some(fault) = fault {
+            if let Some(after) = fault.after.clone() {
+                let n = self.seen.get(method).copied().unwrap_or_default();
+                actions.push(Action::Await(after, format!("{method} #{n}")));
+            }
             if let Some(ms) = fault.delay_ms {
                 actions.push(Action::Sleep(Duration::from_millis(ms)));
             }
@@ -249,6 +256,25 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    #[test]
+    fn a_held_answer_waits_first_and_is_named_by_its_occurrence() {
+        let mut b = behaviour(json!({
+            "fault": [{"method": "tools/list", "calls": [2], "after": {"request": 3},
+                       "error": {"code": -1, "message": "no"}}]
+        }));
+        let first = b.on_message(&json!({"id": 1, "method": "tools/list"}));
+        assert!(!first.iter().any(|a| matches!(a, Action::Await(..))));
+        let second = b.on_message(&json!({"id": 2, "method": "tools/list"}));
+        match &second[..] {
+            [Action::Await(after, what), Action::Send(answer)] => {
+                assert_eq!(after.to_string(), "the 3rd main-loop request");
+                assert_eq!(what, "tools/list #2");
+                assert_eq!(answer["error"]["message"], "no");
+            }
+            other => panic!("held, then the scripted error: {other:?}"),
+        }
     }
 
     #[test]

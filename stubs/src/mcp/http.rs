@@ -14,8 +14,10 @@ use axum::response::Response;
 use axum::Router;
 use serde_json::Value;
 
+use super::announce::Announcer;
 use super::behaviour::{Action, Behaviour};
 use super::script::McpScript;
+use crate::cues::Waiter;
 use crate::jsonlog::McpLog;
 use crate::loopback::Loopback;
 
@@ -28,6 +30,7 @@ pub struct HttpMcpServer {
 
 struct Shared {
     log: McpLog,
+    announcer: Announcer,
     state: Mutex<HttpState>,
 }
 
@@ -38,11 +41,13 @@ struct HttpState {
 }
 
 impl HttpMcpServer {
-    /// Binds 127.0.0.1 on an ephemeral port, logging to `log`.
-    pub async fn start(script: McpScript, log: &Path) -> anyhow::Result<Self> {
+    /// Binds 127.0.0.1 on an ephemeral port, logging to `log` and announcing what it sees
+    /// through `waiter`.
+    pub async fn start(script: McpScript, log: &Path, waiter: Waiter) -> anyhow::Result<Self> {
         let server = Loopback::serve(|addr| {
             let shared = Arc::new(Shared {
                 log: McpLog::create(log)?,
+                announcer: Announcer::new(waiter.clone(), script.name.clone()),
                 state: Mutex::new(HttpState {
                     behaviour: Behaviour::new(script),
                     session: None,
@@ -93,6 +98,7 @@ async fn handle(
     match method {
         Method::POST => post(&shared, session, &body).await,
         Method::GET => {
+            shared.announcer.received_get();
             let fault = shared
                 .state
                 .lock()
@@ -134,6 +140,7 @@ async fn post(shared: &Shared, session: Option<String>, body: &[u8]) -> Response
         }
     };
     shared.log.message("in", &msg);
+    shared.announcer.received(&msg);
     let is_initialize = msg["method"] == "initialize";
     let actions = {
         let mut state = shared.state.lock().expect("not poisoned");
@@ -147,6 +154,7 @@ async fn post(shared: &Shared, session: Option<String>, body: &[u8]) -> Response
     for action in actions {
         match action {
             Action::Send(v) => sends.push(v),
+            Action::Await(after, what) => shared.announcer.wait(&after, &what).await,
             Action::Sleep(d) => tokio::time::sleep(d).await,
             Action::Never => std::future::pending::<()>().await,
             Action::Drop => {
@@ -189,6 +197,7 @@ async fn post(shared: &Shared, session: Option<String>, body: &[u8]) -> Response
     }
     for s in &sends {
         shared.log.message("out", s);
+        shared.announcer.sent(s);
     }
     let mut response = if sends.len() == 1 {
         Response::builder()

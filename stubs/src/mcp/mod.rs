@@ -2,6 +2,7 @@
 //! streamable-HTTP server (in process, axum). Both play an [`McpScript`] through the same
 //! [`Behaviour`] and log every message to a JSONL file the probe reads.
 
+mod announce;
 mod behaviour;
 pub mod http;
 mod script;

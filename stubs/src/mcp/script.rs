@@ -156,7 +156,11 @@ pub struct Fault {
     /// Answer a JSON-RPC error.
     #[serde(default)]
     pub error: Option<RpcError>,
-    /// Wait before acting.
+    /// Hold the message until this event of the run has happened (a Messages request arrived,
+    /// another server answered): how a scenario orders a race.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<crate::cues::After>,
+    /// Wait this long before acting: a slow server, when the time is what the scenario is about.
     #[serde(default)]
     pub delay_ms: Option<u64>,
     /// Never answer.

@@ -7,13 +7,24 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::signal::unix::{signal, SignalKind};
 
+use super::announce::Announcer;
 use super::behaviour::{Action, Behaviour};
 use super::script::McpScript;
+use crate::cues::Waiter;
 use crate::jsonlog::{LogEntry, McpLog};
 
-/// Serves stdin/stdout; `earlier` is what previous processes of this server logged (a restart).
-pub async fn serve(script: McpScript, log: McpLog, earlier: &[LogEntry]) -> anyhow::Result<()> {
-    let log = Arc::new(log);
+/// Serves stdin/stdout; `earlier` is what previous processes of this server logged (a restart);
+/// what it sees is announced to the run's board through `waiter`.
+pub async fn serve(
+    script: McpScript,
+    log: McpLog,
+    earlier: &[LogEntry],
+    waiter: Waiter,
+) -> anyhow::Result<()> {
+    let log = Arc::new(Wire {
+        log,
+        announcer: Announcer::new(waiter, script.name.clone()),
+    });
     let ignore_shutdown = script.ignore_shutdown;
     log.note(format!(
         "start argv={:?}",
@@ -60,10 +71,11 @@ pub async fn serve(script: McpScript, log: McpLog, earlier: &[LogEntry]) -> anyh
             }
         };
         log.message("in", &msg);
+        log.announcer.received(&msg);
         let actions = behaviour.lock().expect("not poisoned").on_message(&msg);
         let needs_time = actions
             .iter()
-            .any(|a| matches!(a, Action::Sleep(_) | Action::Never));
+            .any(|a| matches!(a, Action::Sleep(_) | Action::Never | Action::Await(..)));
         if needs_time {
             // A slow answer must not hold up the messages after it.
             tokio::spawn(perform(actions, stdout.clone(), log.clone()));
@@ -89,10 +101,24 @@ pub fn parse_line(line: &str) -> Option<Result<Value, serde_json::Error>> {
 
 type Stdout = Arc<tokio::sync::Mutex<tokio::io::Stdout>>;
 
-async fn perform(actions: Vec<Action>, stdout: Stdout, log: Arc<McpLog>) {
+/// The log every message goes to, and the board it is announced on.
+struct Wire {
+    log: McpLog,
+    announcer: Announcer,
+}
+
+impl std::ops::Deref for Wire {
+    type Target = McpLog;
+    fn deref(&self) -> &McpLog {
+        &self.log
+    }
+}
+
+async fn perform(actions: Vec<Action>, stdout: Stdout, log: Arc<Wire>) {
     for action in actions {
         match action {
             Action::Send(msg) => write_line(&stdout, &log, &msg).await,
+            Action::Await(after, what) => log.announcer.wait(&after, &what).await,
             Action::Sleep(d) => tokio::time::sleep(d).await,
             Action::Never => return,
             Action::Drop => {
@@ -121,11 +147,13 @@ async fn perform(actions: Vec<Action>, stdout: Stdout, log: Arc<McpLog>) {
     }
 }
 
-async fn write_line(stdout: &Stdout, log: &McpLog, msg: &Value) {
+async fn write_line(stdout: &Stdout, wire: &Wire, msg: &Value) {
     let mut line = msg.to_string();
     line.push('\n');
-    log.message("out", msg);
+    wire.log.message("out", msg);
     let mut out = stdout.lock().await;
     let _ = out.write_all(line.as_bytes()).await;
     let _ = out.flush().await;
+    // Announced once on its way, so what waits for it is let go after the client could read it.
+    wire.announcer.sent(msg);
 }

@@ -26,8 +26,12 @@ pub struct Turn {
     /// world changing between two tool calls (e.g. a file edited after the agent read it).
     #[serde(default)]
     pub touch: Vec<FileWrite>,
-    /// Wait this long before answering: a model that takes its time, so work the agent started
-    /// in the background (an MCP refresh) settles before the next request.
+    /// Hold the answer until this event of the run has happened (an MCP refresh answered, a
+    /// second loop's request arrived, a line printed): how a scenario orders a race.
+    #[serde(default)]
+    pub after: Option<crate::cues::After>,
+    /// Wait this long before answering: a model that takes its time, when the time itself is
+    /// what the scenario is about (a timeout). A race is ordered by `after`, not by this.
     #[serde(default)]
     pub delay_ms: Option<u64>,
 }

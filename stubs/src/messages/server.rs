@@ -11,6 +11,7 @@ use axum::response::Response;
 use axum::Router;
 use serde_json::Value;
 
+use crate::cues::Event;
 use crate::loopback::Loopback;
 
 use super::record::{RecordedRequest, RequestKind};
@@ -26,6 +27,8 @@ pub struct StubConfig {
     /// Second agent loops, told apart from the main loop by their first user message.
     pub agents: Vec<AgentScript>,
     pub split: Split,
+    /// The run's board: every request is published to it, and a turn's `after` waits on it.
+    pub cues: crate::cues::Cues,
 }
 
 /// A running stub. Dropping it stops the server.
@@ -155,21 +158,32 @@ async fn handle(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let (response, delay) = respond(&shared, method, uri, headers, body);
+    let (response, Hold { after, delay }) = respond(&shared, method, uri, headers, body);
+    if let Some((after, who)) = after {
+        // Past its bound the answer goes out anyway: the miss fails the run, naming the event.
+        shared.config.cues.wait(&after, &who).await;
+    }
     if let Some(ms) = delay {
         tokio::time::sleep(Duration::from_millis(ms)).await;
     }
     response
 }
 
-/// Records the request and picks its answer, with the scripted delay before sending it.
+/// What holds an answer back: the event it waits for (and who waits, for the miss) and a delay.
+#[derive(Default)]
+struct Hold {
+    after: Option<(crate::cues::After, String)>,
+    delay: Option<u64>,
+}
+
+/// Records the request and picks its answer, with what holds it back.
 fn respond(
     shared: &Shared,
     method: Method,
     uri: Uri,
     headers: HeaderMap,
     body: Bytes,
-) -> (Response, Option<u64>) {
+) -> (Response, Hold) {
     let json: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     let path = uri
         .path_and_query()
@@ -185,7 +199,7 @@ fn respond(
         })
         .collect();
 
-    let mut delay = None;
+    let mut hold = Hold::default();
     let mut state = shared.state.lock().unwrap();
     let kind = classify(&method, uri.path(), &json, &shared.config);
     let (kind, response) = match kind {
@@ -193,7 +207,10 @@ fn respond(
             state.main_requests += 1;
             let n = state.main_requests;
             let response = match state.turns.pop_front() {
-                Some(turn) => play(&turn, n, &json, shared.config.split, &mut delay),
+                Some(turn) => {
+                    hold = Hold::of(&turn, format!("main-loop turn {n}"));
+                    play(&turn, n, &json, shared.config.split)
+                }
                 None => {
                     state.exhausted_at.get_or_insert(n);
                     error_response(
@@ -212,13 +229,10 @@ fn respond(
             let n = agent.requests;
             let response = match agent.turns.pop_front() {
                 // Message ids stay unique across loops: the agent's number in the hundreds.
-                Some(turn) => play(
-                    &turn,
-                    100 * (i + 1) + n,
-                    &json,
-                    shared.config.split,
-                    &mut delay,
-                ),
+                Some(turn) => {
+                    hold = Hold::of(&turn, format!("turn {n} of loop `{label}`"));
+                    play(&turn, 100 * (i + 1) + n, &json, shared.config.split)
+                }
                 None => {
                     agent.exhausted_at.get_or_insert(n);
                     error_response(
@@ -259,6 +273,12 @@ fn respond(
             (RequestKind::Other, response)
         }
     };
+    // The loop a request belongs to, for the board: side and other requests are nobody's turn.
+    let looped = match &kind {
+        RequestKind::Main(_) => Some(None),
+        RequestKind::Agent { agent, .. } => Some(Some(agent.clone())),
+        _ => None,
+    };
     state.requests.push(RecordedRequest {
         at_ms: shared.started.elapsed().as_millis() as u64,
         at_unix_ms: std::time::SystemTime::now()
@@ -272,18 +292,31 @@ fn respond(
         kind,
         status: response.status().as_u16(),
     });
-    (response, delay)
+    drop(state);
+    if let Some(agent) = looped {
+        shared.config.cues.publish(Event::Request { agent });
+    }
+    (response, hold)
+}
+
+impl Hold {
+    fn of(turn: &Turn, who: String) -> Hold {
+        Hold {
+            after: turn
+                .after
+                .clone()
+                .map(|a| (a, format!("Messages stub, {who}"))),
+            delay: turn.delay_ms,
+        }
+    }
 }
 
 /// Answers a request with a scripted turn: the world changes first (`touch`), run-time ids are
-/// filled in (`{capture:…}`), then the message is sent after the turn's delay.
-fn play(turn: &Turn, n: usize, request: &Value, split: Split, delay: &mut Option<u64>) -> Response {
+/// filled in (`{capture:…}`), then the message is sent once what holds it back let go.
+fn play(turn: &Turn, n: usize, request: &Value, split: Split) -> Response {
     let filled = apply_touches(turn).and_then(|()| fill_captures(turn, request));
     match filled {
-        Ok(turn) => {
-            *delay = turn.delay_ms;
-            answer(&turn, n, request, split)
-        }
+        Ok(turn) => answer(&turn, n, request, split),
         // Answered as an API error so the failing scenario says why.
         Err(message) => error_response(StatusCode::INTERNAL_SERVER_ERROR, "api_error", &message),
     }
@@ -470,7 +503,34 @@ mod tests {
             turns: vec![turn("MAIN_1"), turn("MAIN_2")],
             agents,
             split: Split::Whole,
+            cues: Default::default(),
         }
+    }
+
+    #[tokio::test]
+    async fn a_turn_held_by_after_goes_out_once_its_event_happened() {
+        let mut config = config(vec![agent("CHILD_A", &["A_1"])]);
+        let after = |src: &str| toml::from_str::<Turn>(src).unwrap().after.unwrap();
+        config.turns[0].after = Some(after(r#"after = { request = 1, agent = "CHILD_A" }"#));
+        let cues = config.cues.clone();
+        let stub = std::sync::Arc::new(MessagesStub::start(config).await.unwrap());
+        let main = tokio::spawn({
+            let stub = stub.clone();
+            async move { ask(&stub, "the user's prompt", vec![]).await }
+        });
+        // The main turn waits for the child's request; the child's own turn waits for nothing.
+        assert!(cues.wait(&after("after = { request = 1 }"), "test").await);
+        let (_, a1) = ask(&stub, "CHILD_A go", vec![]).await;
+        let (_, m1) = main.await.unwrap();
+        assert_eq!(a1["content"][0]["text"], "A_1");
+        assert_eq!(m1["content"][0]["text"], "MAIN_1");
+        let kinds: Vec<RequestKind> = stub.requests().into_iter().map(|r| r.kind).collect();
+        assert_eq!(
+            kinds[0],
+            RequestKind::Main(1),
+            "the main request arrived first"
+        );
+        assert!(cues.missed().is_empty(), "{:?}", cues.missed());
     }
 
     #[tokio::test]
