@@ -109,6 +109,7 @@ fn doc() -> Doc {
             Report::skipped("mcp.d", "claude@2.1.235", "isolated network unavailable"),
         ],
         changelogs: vec![],
+        unsteady: vec![],
     }
 }
 

@@ -35,6 +35,14 @@ pub struct ProbeArgs {
     /// Scenarios run at once (default: twice the number of CPUs).
     #[arg(long)]
     jobs: Option<usize>,
+    /// Run everything N times and report each scenario whose status or trace was not the same
+    /// every time, with what moved: a flake seen before CI sees it.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    repeat: u32,
+    /// Run N times the CPUs' worth of scenarios at once (instead of `--jobs`): the suite under
+    /// load, where a race that a quiet machine always wins shows.
+    #[arg(long, conflicts_with = "jobs", value_parser = clap::value_parser!(u32).range(1..))]
+    load: Option<u32>,
     /// Scenario files from another directory (an experiment); their traces are not compared with
     /// snapshots.
     #[arg(long)]
@@ -60,8 +68,15 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
     if scenarios.is_empty() {
         bail!("no scenario matches");
     }
+    if args.accept && args.repeat > 1 {
+        bail!("--accept takes one run's traces: drop --repeat");
+    }
     let specs = expand_targets(&args.targets)?;
-    let jobs = args.jobs.unwrap_or_else(probes::schedule::default_jobs);
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let jobs = match args.load {
+        Some(n) => n as usize * cpus,
+        None => args.jobs.unwrap_or_else(probes::schedule::default_jobs),
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -75,39 +90,79 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
             .cloned()
             .collect()
     };
-    let total: usize = specs.iter().map(|spec| applicable(spec).len()).sum();
+    let once: usize = specs.iter().map(|spec| applicable(spec).len()).sum();
+    let repeats = args.repeat as usize;
+    let total = once * repeats;
     eprintln!(
-        "{} scenarios on {} target{} ({total} runs, {jobs} at once, longest first)",
+        "{} scenarios on {} target{} ({total} runs{}, {jobs} at once on {cpus} CPUs, longest first)",
         scenarios.len(),
         specs.len(),
-        if specs.len() == 1 { "" } else { "s" }
+        if specs.len() == 1 { "" } else { "s" },
+        if repeats > 1 {
+            format!(": everything {repeats} times")
+        } else {
+            String::new()
+        }
     );
     // Snapshots belong to the suite; an experiment from elsewhere is judged by its checks alone.
     let snapshots = args.scenarios.is_none().then(|| root.join("snapshots"));
     let suite = probes::scenario::load_suite(&dir).map_err(anyhow::Error::msg)?;
     // One target at a time: a range installs each version just before it runs, so the cache's
-    // budget can remove versions already done.
-    let mut results = Vec::new();
-    for spec in &specs {
-        let target = resolve(spec, &root)?;
-        let batch = run_target(
-            &root,
-            &runtime,
-            &target,
-            &applicable(spec),
-            jobs,
-            snapshots.as_deref(),
-            args.accept,
-            (results.len(), total),
-        );
-        results.extend(batch);
+    // budget can remove versions already done. A repeat runs them all again.
+    let mut done = 0;
+    let mut all: Vec<Vec<Report>> = Vec::new();
+    for _ in 0..repeats {
+        let mut results = Vec::new();
+        for spec in &specs {
+            let target = resolve(spec, &root)?;
+            let batch = run_target(
+                &root,
+                &runtime,
+                &target,
+                &applicable(spec),
+                jobs,
+                snapshots.as_deref(),
+                args.accept,
+                (done, total),
+            );
+            done += batch.len();
+            results.extend(batch);
+        }
+        all.push(results);
     }
-    let (doc, mut parity_ok) = Doc::assemble(results, &scenarios, &suite);
+    let unsteady = probes::report::repeats::unsteady(&all);
+    // The report is the first repeat's; what moved between repeats is beside it.
+    let first = all.swap_remove(0);
+    let (mut doc, mut parity_ok) = Doc::assemble(first, &scenarios, &suite);
     let whole_suite = args.filter.is_empty() && args.scenarios.is_none();
     parity_ok &= print_outcome(&doc, &suite, whole_suite);
+    if repeats > 1 {
+        print_unsteady(&unsteady, repeats);
+    }
+    doc.unsteady = unsteady;
     println!("finished in {:.1}s", started.elapsed().as_secs_f64());
     args.outputs.write(&doc)?;
-    Ok(parity_ok && doc.runs.iter().all(|r| r.status != Status::Fail))
+    Ok(parity_ok && doc.unsteady.is_empty() && doc.runs.iter().all(|r| r.status != Status::Fail))
+}
+
+/// The runs that did not do the same thing every time, each with what moved.
+fn print_unsteady(unsteady: &[probes::report::repeats::Unsteady], repeats: usize) {
+    if unsteady.is_empty() {
+        println!(
+            "
+every run did the same {repeats} times: same status, same trace"
+        );
+        return;
+    }
+    println!(
+        "
+{} run{} did not do the same {repeats} times:",
+        unsteady.len(),
+        if unsteady.len() == 1 { "" } else { "s" }
+    );
+    for u in unsteady {
+        print!("{}", u.text());
+    }
 }
 
 /// The targets named on the command line, ranges and lists expanded (`reference` by default).

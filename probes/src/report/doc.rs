@@ -17,6 +17,9 @@ use crate::scenario::{Scenario, TraceDifference};
 pub struct Doc {
     pub runs: Vec<Report>,
     pub changelogs: Vec<Changelog>,
+    /// With `--repeat`: each run whose status or trace was not the same every time.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unsteady: Vec<crate::report::repeats::Unsteady>,
 }
 
 /// One target's counts, as the terminal summary, the JUnit suite and the HTML matrix show them.
@@ -42,7 +45,7 @@ impl Doc {
         let parity_ok = compare_with_reference(&mut runs, scenarios, suite);
         let mut doc = Doc {
             runs,
-            changelogs: Vec::new(),
+            ..Doc::default()
         };
         let versions: Vec<String> = doc
             .targets()

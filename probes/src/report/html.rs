@@ -126,6 +126,7 @@ mod tests {
                     scenarios: vec!["core.text-turn".into()],
                 }],
             }],
+            unsteady: Vec::new(),
         }
     }
 

@@ -200,6 +200,7 @@ mod tests {
                 Report::skipped("mcp.d", "claude@2.1.235", "isolation unavailable"),
             ],
             changelogs: vec![],
+            unsteady: vec![],
         };
         let xml = render(&doc);
         assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"));

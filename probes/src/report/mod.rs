@@ -9,6 +9,7 @@ pub mod changelog;
 pub mod doc;
 pub mod html;
 pub mod junit;
+pub mod repeats;
 
 pub use doc::Doc;
 
