@@ -6,6 +6,8 @@
 mod multipart;
 
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -85,6 +87,18 @@ impl UploadFailure {
     }
 }
 
+/// The file's own read error, when that is what ended the request's body.
+fn read_error(e: &reqwest::Error) -> Option<String> {
+    let mut source = std::error::Error::source(e);
+    while let Some(inner) = source {
+        if let Some(read) = inner.downcast_ref::<multipart::FileRead>() {
+            return Some(read.to_string());
+        }
+        source = inner.source();
+    }
+    None
+}
+
 /// A transport failure in the words of the HTTP client 2.1.235 uses, where one maps.
 fn network_error(e: &reqwest::Error, timeout: Duration) -> UploadFailure {
     let what = if e.is_timeout() {
@@ -137,24 +151,28 @@ impl Uploader {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let frame = Multipart::new(&name, upload_mime(path));
-        // Read whole, as the seed says, straight into the body that is sent.
-        let file = std::fs::File::open(path).map_err(read_failed)?;
-        let (body, read) = frame
-            .read_body(file, meta.len() as usize)
-            .map_err(read_failed)?;
-        if read as u64 > cap {
-            return Err(UploadFailure::TooLarge(read as u64));
-        }
-        let response = self
+        // Streamed from the file as it is read: memory does not grow with the file. The bytes read
+        // are counted, so the second size check (the seed's "buffer length") still holds.
+        let file = tokio::fs::File::open(path).await.map_err(read_failed)?;
+        let read = Arc::new(AtomicU64::new(0));
+        let body = reqwest::Body::wrap_stream(frame.stream(file, meta.len(), cap, read.clone()));
+        let sent = self
             .client
             .post(format!("{}/api/oauth/file_upload", self.base_url))
             .bearer_auth(token)
             .header("content-type", frame.content_type())
-            .header("content-length", body.len())
+            .header("content-length", frame.length(meta.len()))
             .body(body)
             .send()
-            .await
-            .map_err(|e| network_error(&e, self.timeout))?;
+            .await;
+        let read = read.load(Ordering::Relaxed);
+        if read > cap {
+            return Err(UploadFailure::TooLarge(read));
+        }
+        let response = sent.map_err(|e| match read_error(&e) {
+            Some(why) => UploadFailure::ReadFailed(why),
+            None => network_error(&e, self.timeout),
+        })?;
         let status = response.status().as_u16();
         let text = response
             .bytes()
