@@ -25,8 +25,10 @@ pub struct Message {
 #[derive(Debug, Default)]
 pub struct Assembler {
     pub message: Message,
-    /// Blocks under construction by index; tool inputs as their raw JSON text so far.
-    open: Vec<Option<(Value, String)>>,
+    /// Blocks under construction by index; tool inputs as their raw JSON text so far. A map, not
+    /// a vector: an index is the server's number, and one of 10^11 must not allocate 10^11 slots
+    /// (found by the sse_decoder fuzz target's replay).
+    open: std::collections::BTreeMap<usize, (Value, String)>,
     pub finished: bool,
 }
 
@@ -53,15 +55,13 @@ impl Assembler {
             }
             "content_block_start" => {
                 let index = v["index"].as_u64().unwrap_or(0) as usize;
-                if self.open.len() <= index {
-                    self.open.resize(index + 1, None);
-                }
-                self.open[index] = Some((v["content_block"].clone(), String::new()));
+                self.open
+                    .insert(index, (v["content_block"].clone(), String::new()));
                 Ok(Step::Nothing)
             }
             "content_block_delta" => {
                 let index = v["index"].as_u64().unwrap_or(0) as usize;
-                let Some(Some((block, json))) = self.open.get_mut(index) else {
+                let Some((block, json)) = self.open.get_mut(&index) else {
                     return Err(ApiError::Protocol(format!(
                         "delta for unopened block {index}"
                     )));
@@ -82,8 +82,7 @@ impl Assembler {
             }
             "content_block_stop" => {
                 let index = v["index"].as_u64().unwrap_or(0) as usize;
-                let Some((mut block, json)) = self.open.get_mut(index).and_then(Option::take)
-                else {
+                let Some((mut block, json)) = self.open.remove(&index) else {
                     return Err(ApiError::Protocol(format!(
                         "stop for unopened block {index}"
                     )));
@@ -181,4 +180,22 @@ pub fn assemble_chunks(chunks: &[&[u8]]) -> Result<Message, ApiError> {
         }
     }
     Err(ApiError::StreamCut)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_block_index_is_a_name_not_a_size() {
+        let stream = b"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":99999999999,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n\
+event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":99999999999,\"delta\":{\"type\":\"text_delta\",\"text\":\"hi\"}}\n\n\
+event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":99999999999}\n\n\
+event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+        let message = assemble_chunks(&[stream]).unwrap();
+        assert_eq!(
+            message.content,
+            vec![serde_json::json!({"type": "text", "text": "hi"})]
+        );
+    }
 }
