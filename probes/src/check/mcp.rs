@@ -136,7 +136,9 @@ pub(super) fn mcp(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
     text_expectations(spec, &render_log(record, &run.places))
 }
 
-/// How late a timed retry may come: timers are not exact, a loaded machine less so.
+/// How late a timed retry may come: timers are not exact, a loaded machine less so (a 1,000 ms
+/// step measured 1,5xx ms on 2.1.235 in a `--repeat` under load). Up to twice the step still tells
+/// a doubling schedule from a constant one: the lower bound of each step does that.
 fn gap_slack(want_ms: u64) -> u64 {
-    (want_ms / 2).max(300)
+    want_ms.max(300)
 }

@@ -377,9 +377,14 @@ impl User {
                 let row = card.key_for(|l| l.starts_with("Type something"))?;
                 keys.push(self.typed(row.to_string()));
                 keys.push(Key::Pause);
-                keys.push(self.typed(decision.text.clone().unwrap_or_default()));
+                let text = decision.text.clone().unwrap_or_default();
+                keys.push(self.typed(text.clone()));
                 keys.push(Key::Pause);
                 keys.push(self.typed("\r".into()));
+                // A busy target can read the Enter with the text, as a paste: the card stays up
+                // with the text as its focused row (seen under load, `--repeat`); that is this
+                // answer still in the field, not a new question.
+                self.amending = Some(text);
             }
             Answer::Cancel => keys.push(self.typed("\x1b".into())),
             Answer::None => {
