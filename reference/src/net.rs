@@ -29,21 +29,46 @@ pub fn encode_uri_component(s: &str) -> String {
 }
 
 pub fn http_client(timeout: Option<Duration>) -> reqwest::Client {
+    client(timeout, extra_roots())
+}
+
+/// A client for `base_url` alone: a plain `http://` one (a local gateway, the harness's stub)
+/// never needs a certificate, so the extra roots are not read for it.
+pub fn http_client_for(base_url: &str, timeout: Option<Duration>) -> reqwest::Client {
+    if base_url.starts_with("http://") {
+        return client(timeout, &[]);
+    }
+    http_client(timeout)
+}
+
+fn client(timeout: Option<Duration>, roots: &[reqwest::Certificate]) -> reqwest::Client {
     let mut builder = reqwest::Client::builder().use_rustls_tls();
     if let Some(t) = timeout {
         builder = builder.timeout(t);
     }
-    if let Some(path) = std::env::var_os("NODE_EXTRA_CA_CERTS") {
-        if let Ok(pem) = std::fs::read(&path) {
-            let mut reader = std::io::BufReader::new(&pem[..]);
-            for der in rustls_pemfile::certs(&mut reader).flatten() {
-                if let Ok(cert) = reqwest::Certificate::from_der(der.as_ref()) {
-                    builder = builder.add_root_certificate(cert);
-                }
-            }
-        }
+    for cert in roots {
+        builder = builder.add_root_certificate(cert.clone());
     }
     builder.build().unwrap_or_default()
+}
+
+/// `NODE_EXTRA_CA_CERTS` (the variable the real CLI's runtime reads), parsed once per process:
+/// a system bundle is a few hundred certificates, milliseconds of base64 at every client.
+fn extra_roots() -> &'static [reqwest::Certificate] {
+    static ROOTS: std::sync::OnceLock<Vec<reqwest::Certificate>> = std::sync::OnceLock::new();
+    ROOTS.get_or_init(|| {
+        let Some(path) = std::env::var_os("NODE_EXTRA_CA_CERTS") else {
+            return Vec::new();
+        };
+        let Ok(pem) = std::fs::read(&path) else {
+            return Vec::new();
+        };
+        let mut reader = std::io::BufReader::new(&pem[..]);
+        rustls_pemfile::certs(&mut reader)
+            .flatten()
+            .filter_map(|der| reqwest::Certificate::from_der(der.as_ref()).ok())
+            .collect()
+    })
 }
 
 /// What Node's HTTP client (axios) says for a timeout, the words 2.1.235's errors carry.

@@ -54,7 +54,7 @@ impl Client {
             .and_then(|v| v.parse().ok())
             .unwrap_or(limits::API_MAX_RETRIES_DEFAULT.get() as u32);
         Client {
-            http: crate::net::http_client(None),
+            http: crate::net::http_client_for(&base_url, None),
             base_url: base_url.trim_end_matches('/').to_owned(),
             api_key,
             oauth_token,

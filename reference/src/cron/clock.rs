@@ -13,14 +13,16 @@ pub const NOW_ENV: &str = "CLAUDE_REFERENCE_NOW";
 #[derive(Debug, Clone)]
 pub struct Clock {
     fixed: Option<Result<i64, String>>,
-    zone: TimeZone,
+    /// Looked up on first use: the system zone walks the zoneinfo database, which a session that
+    /// never schedules anything should not pay for at start.
+    zone: std::sync::OnceLock<TimeZone>,
 }
 
 impl Clock {
     pub fn from_env() -> Clock {
         Clock {
             fixed: std::env::var(NOW_ENV).ok().map(|v| parse_now(&v)),
-            zone: TimeZone::system(),
+            zone: std::sync::OnceLock::new(),
         }
     }
 
@@ -28,7 +30,7 @@ impl Clock {
     pub fn fixed(now_ms: i64, zone: TimeZone) -> Clock {
         Clock {
             fixed: Some(Ok(now_ms)),
-            zone,
+            zone: zone.into(),
         }
     }
 
@@ -41,7 +43,7 @@ impl Clock {
     }
 
     pub fn zone(&self) -> &TimeZone {
-        &self.zone
+        self.zone.get_or_init(TimeZone::system)
     }
 }
 

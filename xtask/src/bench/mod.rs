@@ -1,8 +1,9 @@
 //! `cargo xtask bench <what>`: whole-process comparisons against an anchor measured in the same
-//! run (ripgrep for grep). Criterion benchmarks of in-process paths live in `benches/`.
+//! run (ripgrep for grep, curl for uploads, the real binary for a text turn). Criterion benchmarks of in-process paths live in `benches/`.
 
 mod grep;
 mod measure;
+mod turn;
 mod upload;
 
 use clap::{Args, Subcommand};
@@ -19,6 +20,8 @@ enum What {
     Grep(grep::GrepArgs),
     /// The reference's upload path against `curl -F`, to the same mock claude.ai endpoint.
     Upload(upload::UploadArgs),
+    /// One text turn as a whole process, the reference against the real binary, same stub.
+    Turn(turn::TurnArgs),
 }
 
 /// The machine, for every figure's context.
@@ -43,5 +46,6 @@ pub fn run(args: BenchArgs) -> anyhow::Result<bool> {
     match args.what {
         What::Grep(a) => grep::run(a),
         What::Upload(a) => upload::run(a),
+        What::Turn(a) => turn::run(a),
     }
 }
