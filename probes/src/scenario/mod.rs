@@ -632,43 +632,35 @@ mod tests {
     fn an_after_names_a_server_and_a_loop_the_scenario_has() {
         let server = "[[mcp_server]]\nname = \"docs\"\n";
         let agent = "[[agent]]\nmatch = \"CHILD\"\n";
-        let turn = |after: &str| format!("[[turn]]\nafter = {after}\ntext = \"t\"\n");
-        parse(&format!(
-            "{HEAD}{server}{agent}{}",
-            turn(r#"{ mcp = "docs", answered = "tools/list" }"#)
-        ))
-        .unwrap();
-        let e = parse(&format!(
-            "{HEAD}{server}{}",
-            turn(r#"{ mcp = "dcos", answered = "tools/list" }"#)
-        ))
-        .unwrap_err();
-        assert!(
-            e.contains("line 8: `[[turn]]` 1: `after.mcp`: no `[[mcp_server]]` is named `dcos`"),
-            "{e}"
-        );
-        let e = parse(&format!(
-            "{HEAD}{agent}{}",
-            turn(r#"{ request = 1, agent = "CHLD" }"#)
-        ))
-        .unwrap_err();
-        assert!(
-            e.contains("`after.agent`: no `[[agent]]` is named `CHLD`"),
-            "{e}"
-        );
-        // The spec's own rules are refused where toml points.
-        let e = parse(&format!(
-            "{HEAD}{}",
-            turn(r#"{ request = 1, stdout = "x" }"#)
-        ))
-        .unwrap_err();
-        assert!(e.contains("names one event"), "{e}");
-        let e = parse(&format!(
-            "{HEAD}{}",
-            turn(r#"{ stdout = "x", only = "nobody", reason = "r" }"#)
-        ))
-        .unwrap_err();
-        assert!(e.contains("`after.only`"), "{e}");
+        let with = |decl: &str, after: &str| {
+            parse(&format!(
+                "{HEAD}{decl}[[turn]]\nafter = {after}\ntext = \"t\"\n"
+            ))
+        };
+        let both = format!("{server}{agent}");
+        with(&both, r#"{ mcp = "docs", answered = "tools/list" }"#).unwrap();
+        for (decl, after, says) in [
+            (
+                server,
+                r#"{ mcp = "dcos", answered = "tools/list" }"#,
+                "line 8: `[[turn]]` 1: `after.mcp`: no `[[mcp_server]]` is named `dcos`",
+            ),
+            (
+                agent,
+                r#"{ request = 1, agent = "CHLD" }"#,
+                "`after.agent`: no `[[agent]]` is named `CHLD`",
+            ),
+            // The spec's own rules are refused where toml points.
+            ("", r#"{ request = 1, stdout = "x" }"#, "names one event"),
+            (
+                "",
+                r#"{ stdout = "x", only = "nobody", reason = "r" }"#,
+                "`after.only`",
+            ),
+        ] {
+            let e = with(decl, after).unwrap_err();
+            assert!(e.contains(says), "{after}: {e}");
+        }
     }
 
     #[test]
