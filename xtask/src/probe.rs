@@ -111,12 +111,17 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
     // budget can remove versions already done. A repeat runs them all again.
     let mut done = 0;
     let mut all: Vec<Vec<Report>> = Vec::new();
-    for _ in 0..repeats {
+    for repeat in 1..=repeats {
+        // Each repeat keeps its own records, so an unsteady run can be read in each form.
+        let records = match repeat {
+            1 => root.join("target/probes"),
+            n => root.join(format!("target/probes/repeat-{n}")),
+        };
         let mut results = Vec::new();
         for spec in &specs {
             let target = resolve(spec, &root)?;
             let batch = run_target(
-                &root,
+                &records,
                 &runtime,
                 &target,
                 &applicable(spec),
@@ -163,6 +168,7 @@ every run did the same {repeats} times: same status, same trace"
     for u in unsteady {
         print!("{}", u.text());
     }
+    println!("each repeat's records: target/probes/<target>/<id>.json (1), target/probes/repeat-N/… (N ≥ 2)");
 }
 
 /// The targets named on the command line, ranges and lists expanded (`reference` by default).
@@ -256,7 +262,7 @@ fn end_cleanly_on_signals(runtime: &tokio::runtime::Runtime) -> Result<()> {
 /// Runs every scenario on one target, comparing traces with its snapshots when it has a baseline.
 #[allow(clippy::too_many_arguments)]
 fn run_target(
-    root: &Path,
+    records: &Path,
     runtime: &tokio::runtime::Runtime,
     target: &Target,
     scenarios: &[Scenario],
@@ -274,7 +280,7 @@ fn run_target(
         );
     }
     runtime.block_on(run_all(
-        root,
+        records,
         scenarios.to_vec(),
         target.clone(),
         jobs,
@@ -311,7 +317,7 @@ pub fn run_one_target(
     );
     let snapshots = root.join("snapshots");
     Ok(run_target(
-        root,
+        &root.join("target/probes"),
         &runtime,
         &target,
         scenarios,
@@ -325,7 +331,7 @@ pub fn run_one_target(
 /// Runs every scenario on `target`, `jobs` at a time, the longest expected first; `progress` is
 /// (runs done before this target, runs in the whole invocation) for the counter.
 async fn run_all(
-    root: &Path,
+    records: &Path,
     scenarios: Vec<Scenario>,
     target: Target,
     jobs: usize,
@@ -334,7 +340,7 @@ async fn run_all(
     progress: (usize, usize),
 ) -> Vec<Report> {
     let gate = Arc::new(tokio::sync::Semaphore::new(jobs.max(1)));
-    let records = root.join("target/probes");
+    let records = records.to_owned();
     let order = probes::schedule::longest_first(&scenarios, Some(&records), &target.name);
     let shown = Progress::new(progress.0, progress.1);
     let ticker = {
