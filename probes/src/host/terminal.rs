@@ -106,6 +106,7 @@ pub(crate) async fn drive(
         answered: None,
         amending: None,
         hang_up_at: None,
+        hung_up: false,
         then_type: then_type.iter().cloned().collect(),
     };
     while !reaper.is_finished() {
@@ -117,6 +118,7 @@ pub(crate) async fn drive(
                 // The user walked away: the terminal hangs up.
                 signal_group(Some(pid), libc::SIGHUP);
                 user.hang_up_at = None;
+                user.hung_up = true;
             }
         } else if term.settled() {
             let keys = user.act(
@@ -236,6 +238,8 @@ struct User {
     /// (`No, <message>`).
     amending: Option<String>,
     hang_up_at: Option<Instant>,
+    /// The terminal has hung up: the user is gone.
+    hung_up: bool,
     /// Lines still to type, each once the agent waits again.
     then_type: std::collections::VecDeque<String>,
 }
@@ -250,6 +254,11 @@ impl User {
         script_done: bool,
         idle_for: Duration,
     ) -> Vec<Key> {
+        if self.hung_up {
+            // Nobody is there: what the target prints on its way out (the card with "Resume
+            // this session with:" under it, on a slow exit under load) is read by no one.
+            return Vec::new();
+        }
         let card = screen::card(screen);
         if card.is_none() {
             self.answered = None;
@@ -416,8 +425,30 @@ mod tests {
             answered: None,
             amending: None,
             hang_up_at: None,
+            hung_up: false,
             then_type: Default::default(),
         }
+    }
+
+    /// `--repeat` under load: after the hang-up, a slow 2.1.235 printed its resume hint under the
+    /// card, the driver read it as a new question and failed the run for it.
+    #[test]
+    fn after_a_hang_up_nobody_answers_what_the_target_prints_on_its_way_out() {
+        let mut decisions = Decisions::new(Vec::new(), "claude@2.1.235");
+        let mut user = user();
+        user.hung_up = true;
+        let leaving = format!("{CARD}\nResume this session with:\nclaude --resume 88cd8173\n");
+        assert!(user
+            .act(&leaving, "p", &mut decisions, false, Duration::ZERO)
+            .is_empty());
+        assert!(
+            decisions.asked.is_empty(),
+            "nothing was taken for a question"
+        );
+        // The same screen before the hang-up is a question (and here one no decision answers).
+        user.hung_up = false;
+        let keys = user.act(&leaving, "p", &mut decisions, false, Duration::ZERO);
+        assert!(matches!(keys.as_slice(), [Key::Kill]));
     }
 
     fn texts(keys: &[Key]) -> Vec<&str> {
