@@ -24,6 +24,9 @@ const COLS: u16 = 120;
 const SETTLE: Duration = Duration::from_millis(300);
 /// Between typing text and pressing Enter: a terminal app may read a fast burst as a paste.
 const TYPE_PAUSE: Duration = Duration::from_millis(500);
+/// How long a moved focus may take to show; past it the next key goes anyway, and a card answered
+/// wrong fails the run by its checks.
+const FOCUS_WAIT: Duration = Duration::from_secs(5);
 /// How long the agent may sit at its prompt with script turns left before the user leaves: it
 /// is waiting for the user, and nothing the scenario scripts will come.
 const GIVE_UP: Duration = Duration::from_secs(3);
@@ -135,6 +138,17 @@ pub(crate) async fn drive(
                         writer.flush()?;
                     }
                     Key::Pause => tokio::time::sleep(TYPE_PAUSE).await,
+                    Key::Focused(row) => {
+                        let until = Instant::now() + FOCUS_WAIT;
+                        while Instant::now() < until
+                            && screen::card(&term.screen()).is_none_or(|c| c.focus != row)
+                        {
+                            tokio::time::sleep(Duration::from_millis(10)).await;
+                            while let Ok(bytes) = output.try_recv() {
+                                term.feed(&bytes);
+                            }
+                        }
+                    }
                     Key::Kill => kill_group(Some(pid)),
                 }
             }
@@ -214,6 +228,10 @@ impl Terminal {
 enum Key {
     Text(String),
     Pause,
+    /// Wait until the card on screen has its focus on this option (0-based), so the next key
+    /// goes to the row it is meant for: keys written back to back can reach a busy target as
+    /// one read, where an arrow's escape byte reads as Esc and cancels the card.
+    Focused(usize),
     /// Stop the run: the target asked something the scenario's user does not expect.
     Kill,
 }
@@ -363,8 +381,9 @@ impl User {
                         return None;
                     }
                     let target = card.index_of(no)?;
-                    for _ in card.focus..target {
+                    for row in card.focus..target {
                         keys.push(self.typed(DOWN.into()));
+                        keys.push(Key::Focused(row + 1));
                     }
                     keys.push(self.typed("\t".into()));
                     keys.push(Key::Pause);
