@@ -218,6 +218,12 @@ pub fn family(name: &str) -> &str {
     name.split(['@', ':']).next().unwrap_or(name)
 }
 
+/// Whether the difference key `key` (a family, a version or a range) names the target `target`;
+/// a key that does not parse names nothing (the loader refused it already).
+pub fn names(key: &str, target: &str) -> bool {
+    TargetKey::parse(key).is_ok_and(|k| k.matches(target))
+}
+
 /// Whether a per-target key (`claude@2.1.235`, or a family such as `claude`) names `target`.
 pub fn keyed(key: &str, target: &str) -> bool {
     key == target || key == family(target)

@@ -104,11 +104,7 @@ pub fn replay(
     budget: Duration,
     out: &Path,
 ) -> anyhow::Result<Result<Replayed, Finding>> {
-    let run = TARGETS
-        .iter()
-        .find(|(name, _)| *name == target)
-        .map(|(_, run)| *run)
-        .ok_or_else(|| anyhow::anyhow!("no fuzz target {target:?}"))?;
+    let run = run_of(target)?;
     let mut corpus = seeds::seeds(root, target)?;
     corpus.extend(stored(&root.join("fuzz/corpus").join(target))?);
     let started = Instant::now();
@@ -161,13 +157,18 @@ pub fn replay(
     }))
 }
 
-/// Runs `target` on the one input in `path` (a finding, to see it again); the panic's message.
-pub fn rerun(target: &str, path: &Path) -> anyhow::Result<Result<(), String>> {
-    let run = TARGETS
+/// The property of the target `cargo xtask fuzz` calls `target`.
+fn run_of(target: &str) -> anyhow::Result<Run> {
+    TARGETS
         .iter()
         .find(|(name, _)| *name == target)
         .map(|(_, run)| *run)
-        .ok_or_else(|| anyhow::anyhow!("no fuzz target {target:?}"))?;
+        .ok_or_else(|| anyhow::anyhow!("no fuzz target {target:?}"))
+}
+
+/// Runs `target` on the one input in `path` (a finding, to see it again); the panic's message.
+pub fn rerun(target: &str, path: &Path) -> anyhow::Result<Result<(), String>> {
+    let run = run_of(target)?;
     let input = std::fs::read(path)?;
     Ok(guarded(run, &input))
 }

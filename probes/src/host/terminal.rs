@@ -113,9 +113,7 @@ pub(crate) async fn drive(
         then_type: then_type.iter().cloned().collect(),
     };
     while !reaper.is_finished() {
-        while let Ok(bytes) = output.try_recv() {
-            term.feed(&bytes);
-        }
+        term.drain(&output);
         if let Some(at) = user.hang_up_at {
             if Instant::now() >= at {
                 // The user walked away: the terminal hangs up.
@@ -144,9 +142,7 @@ pub(crate) async fn drive(
                             && screen::card(&term.screen()).is_none_or(|c| c.focus != row)
                         {
                             tokio::time::sleep(Duration::from_millis(10)).await;
-                            while let Ok(bytes) = output.try_recv() {
-                                term.feed(&bytes);
-                            }
+                            term.drain(&output);
                         }
                     }
                     Key::Kill => kill_group(Some(pid)),
@@ -214,6 +210,13 @@ impl Terminal {
         self.parser.process(bytes);
         self.raw.push(bytes);
         self.changed = Instant::now();
+    }
+
+    /// Everything the target wrote since the last look, without waiting for more.
+    fn drain(&mut self, output: &std::sync::mpsc::Receiver<Vec<u8>>) {
+        while let Ok(bytes) = output.try_recv() {
+            self.feed(&bytes);
+        }
     }
 
     fn settled(&self) -> bool {

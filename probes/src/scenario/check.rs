@@ -447,11 +447,10 @@ impl CheckSpec {
     pub fn difference_for(&self, target: &str) -> Option<&CheckSpec> {
         // Keys were refused at load when two could apply to one target, so the first match is
         // the only one.
-        self.differs.as_ref()?.iter().find_map(|(key, spec)| {
-            crate::version::TargetKey::parse(key)
-                .is_ok_and(|k| k.matches(target))
-                .then_some(spec)
-        })
+        self.differs
+            .as_ref()?
+            .iter()
+            .find_map(|(key, spec)| crate::version::names(key, target).then_some(spec))
     }
 
     pub fn describe(&self) -> String {

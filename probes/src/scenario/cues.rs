@@ -96,9 +96,8 @@ pub fn server_for(script: &McpScript, target: &str) -> McpScript {
 
 fn kept(after: &Option<After>, target: &str) -> Option<After> {
     after.clone().filter(|a| {
-        a.only().is_none_or(|only| {
-            crate::version::TargetKey::parse(only).is_ok_and(|k| k.matches(target))
-        })
+        a.only()
+            .is_none_or(|only| crate::version::names(only, target))
     })
 }
 

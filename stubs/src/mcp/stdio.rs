@@ -21,12 +21,12 @@ pub async fn serve(
     earlier: &[LogEntry],
     waiter: Waiter,
 ) -> anyhow::Result<()> {
-    let log = Arc::new(Wire {
+    let wire = Arc::new(Wire {
         log,
         announcer: Announcer::new(waiter, script.name.clone()),
     });
     let ignore_shutdown = script.ignore_shutdown;
-    log.note(format!(
+    wire.log.note(format!(
         "start argv={:?}",
         std::env::args().collect::<Vec<_>>()
     ));
@@ -35,7 +35,7 @@ pub async fn serve(
         .map(|(k, _)| k.to_string_lossy().into_owned())
         .collect();
     names.sort();
-    log.note(format!("env {}", names.join(",")));
+    wire.log.note(format!("env {}", names.join(",")));
     eprintln!("fake-mcp: started (this line is stderr, not protocol)");
     let behaviour = Arc::new(Mutex::new(Behaviour::new(script).resume(earlier)));
     let stdout = Arc::new(tokio::sync::Mutex::new(tokio::io::stdout()));
@@ -45,13 +45,13 @@ pub async fn serve(
         (SignalKind::interrupt(), "SIGINT"),
     ] {
         let mut stream = signal(kind)?;
-        let log = log.clone();
+        let wire = wire.clone();
         tokio::spawn(async move {
             while stream.recv().await.is_some() {
                 if ignore_shutdown {
-                    log.note(format!("{name} ignored"));
+                    wire.log.note(format!("{name} ignored"));
                 } else {
-                    log.note(format!("{name} exit"));
+                    wire.log.note(format!("{name} exit"));
                     std::process::exit(0);
                 }
             }
@@ -64,26 +64,26 @@ pub async fn serve(
             None => continue,
             Some(Ok(m)) => m,
             Some(Err(e)) => {
-                log.note(format!("malformed line ({e}): {line:.200}"));
+                wire.log.note(format!("malformed line ({e}): {line:.200}"));
                 let answer = json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error"}});
-                write_line(&stdout, &log, &answer).await;
+                write_line(&stdout, &wire, &answer).await;
                 continue;
             }
         };
-        log.message("in", &msg);
-        log.announcer.received(&msg);
+        wire.log.message("in", &msg);
+        wire.announcer.received(&msg);
         let actions = behaviour.lock().expect("not poisoned").on_message(&msg);
         let needs_time = actions
             .iter()
             .any(|a| matches!(a, Action::Sleep(_) | Action::Never | Action::Await(..)));
         if needs_time {
             // A slow answer must not hold up the messages after it.
-            tokio::spawn(perform(actions, stdout.clone(), log.clone()));
+            tokio::spawn(perform(actions, stdout.clone(), wire.clone()));
         } else {
-            perform(actions, stdout.clone(), log.clone()).await;
+            perform(actions, stdout.clone(), wire.clone()).await;
         }
     }
-    log.note("stdin EOF");
+    wire.log.note("stdin EOF");
     if ignore_shutdown {
         std::future::pending::<()>().await;
     }
@@ -107,33 +107,26 @@ struct Wire {
     announcer: Announcer,
 }
 
-impl std::ops::Deref for Wire {
-    type Target = McpLog;
-    fn deref(&self) -> &McpLog {
-        &self.log
-    }
-}
-
-async fn perform(actions: Vec<Action>, stdout: Stdout, log: Arc<Wire>) {
+async fn perform(actions: Vec<Action>, stdout: Stdout, wire: Arc<Wire>) {
     for action in actions {
         match action {
-            Action::Send(msg) => write_line(&stdout, &log, &msg).await,
-            Action::Await(after, what) => log.announcer.wait(&after, &what).await,
+            Action::Send(msg) => write_line(&stdout, &wire, &msg).await,
+            Action::Await(after, what) => wire.announcer.wait(&after, &what).await,
             Action::Sleep(d) => tokio::time::sleep(d).await,
             Action::Never => return,
             Action::Drop => {
-                log.note("drop: exiting");
+                wire.log.note("drop: exiting");
                 std::process::exit(0);
             }
             Action::Flood(n) => {
-                log.note(format!("flood {n} bytes without a newline"));
+                wire.log.note(format!("flood {n} bytes without a newline"));
                 let chunk = vec![b'x'; 1 << 20];
                 let mut out = stdout.lock().await;
                 let mut left = n;
                 while left > 0 {
                     let k = left.min(chunk.len());
                     if out.write_all(&chunk[..k]).await.is_err() {
-                        log.note("flood: stdout closed");
+                        wire.log.note("flood: stdout closed");
                         return;
                     }
                     left -= k;
@@ -141,7 +134,7 @@ async fn perform(actions: Vec<Action>, stdout: Stdout, log: Arc<Wire>) {
                 let _ = out.flush().await;
             }
             Action::Status { .. } | Action::ForgetSession => {
-                log.note("HTTP-only fault ignored on stdio");
+                wire.log.note("HTTP-only fault ignored on stdio");
             }
         }
     }
