@@ -71,6 +71,8 @@ pub struct Task {
     /// workflow's summary and notification body).
     pub report: Option<Report>,
     started: Instant,
+    /// The round (the count of drains before it) in which TaskStop stopped it.
+    stopped_in: Option<u64>,
 }
 
 /// A task's own words for its end: the notification's summary and what follows it, and the
@@ -98,7 +100,14 @@ pub struct Registry {
 struct State {
     tasks: Vec<Task>,
     notices: VecDeque<Notice>,
+    /// How many rounds have drained their notices.
+    drains: u64,
 }
+
+/// How long a round's drain waits for a task stopped in an earlier round to finish unwinding. Its
+/// loop only has to see the switch and kill its command; the bound keeps a stuck tool from
+/// holding the parent.
+const UNWIND_WAIT: Duration = Duration::from_secs(5);
 
 /// What a task reported when it ended.
 pub struct Ending {
@@ -141,6 +150,7 @@ impl Registry {
             launch: None,
             report: None,
             started: Instant::now(),
+            stopped_in: None,
         };
         let mut state = self.state.lock().unwrap();
         state.tasks.retain(|t| t.id != id);
@@ -175,6 +185,7 @@ impl Registry {
         task.background = true;
         task.cancel = Arc::new(AtomicBool::new(false));
         task.started = Instant::now();
+        task.stopped_in = None;
         Some(task.clone())
     }
 
@@ -202,6 +213,7 @@ impl Registry {
     /// Stops a running task: its switch is set and it is `killed` from now on.
     pub fn stop(&self, id: &str) -> Result<Task, StopError> {
         let mut state = self.state.lock().unwrap();
+        let round = state.drains;
         let task = state
             .tasks
             .iter_mut()
@@ -212,6 +224,7 @@ impl Registry {
         }
         task.cancel.store(true, Ordering::SeqCst);
         task.status = Status::Killed;
+        task.stopped_in = Some(round);
         task.duration_ms = task.started.elapsed().as_millis() as u64;
         self.changed.notify_all();
         Ok(task.clone())
@@ -247,10 +260,37 @@ impl Registry {
             .collect()
     }
 
-    /// The notifications owed right now, without waiting.
+    /// The notifications owed at the end of a round. A task stopped during this round is told at
+    /// the end of the next one, as 2.1.235 does whichever way the race between the stop's result
+    /// and the loop's unwinding goes; by then its unwinding is waited for, so the notice is there.
     pub fn take_notices(&self) -> Vec<Notice> {
         let mut state = self.state.lock().unwrap();
-        state.notices.drain(..).collect()
+        let round = state.drains;
+        state.drains += 1;
+        let deadline = Instant::now() + UNWIND_WAIT;
+        loop {
+            let unwinding = state
+                .tasks
+                .iter()
+                .any(|t| t.stopped_in.is_some_and(|r| r < round) && t.result.is_none());
+            let left = deadline.saturating_duration_since(Instant::now());
+            if !unwinding || left.is_zero() {
+                break;
+            }
+            state = self.changed.wait_timeout(state, left).unwrap().0;
+        }
+        let held: Vec<String> = state
+            .tasks
+            .iter()
+            .filter(|t| t.stopped_in == Some(round))
+            .map(|t| t.id.clone())
+            .collect();
+        let (now, later): (VecDeque<Notice>, VecDeque<Notice>) = state
+            .notices
+            .drain(..)
+            .partition(|n| !held.contains(&n.task.id));
+        state.notices = later;
+        now.into()
     }
 
     /// Puts a message in a running task's mailbox; false when it is not running.
@@ -354,6 +394,30 @@ mod tests {
             r.stop("a1").unwrap_err(),
             StopError::NotRunning(Status::Killed)
         );
+    }
+
+    #[test]
+    fn a_stopped_task_is_told_a_round_later_whenever_its_loop_unwinds() {
+        // Unwound before its round drains: still held for the next round.
+        let r = Registry::default();
+        r.start("a1", "local_agent", "d", "p", "t1", "/x".into(), true);
+        r.stop("a1").unwrap();
+        r.finish("a1", ending(Status::Completed));
+        assert!(r.take_notices().is_empty());
+        assert_eq!(r.take_notices()[0].task.status, Status::Killed);
+
+        // Unwound only after the next round began to drain: that drain waits for it.
+        let r = Arc::new(Registry::default());
+        r.start("a1", "local_agent", "d", "p", "t1", "/x".into(), true);
+        r.stop("a1").unwrap();
+        assert!(r.take_notices().is_empty());
+        let r2 = r.clone();
+        let ender = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            r2.finish("a1", ending(Status::Completed));
+        });
+        assert_eq!(r.take_notices().len(), 1);
+        ender.join().unwrap();
     }
 
     #[test]
