@@ -73,6 +73,13 @@ pub struct AfterSpec {
     /// A line the target printed on stdout, containing this text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stdout: Option<String>,
+    /// A file (a path, `{capture:…}` allowed) that has come to contain `contains`: what a target
+    /// writes on no wire (2.1.235 flushes an agent's output file on a timer of its own). Looked
+    /// at on every event and every 20 ms between them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contains: Option<String>,
     /// Which occurrence of the MCP event or stdout line (1-based; default 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nth: Option<usize>,
@@ -87,14 +94,14 @@ pub struct AfterSpec {
     pub reason: Option<String>,
 }
 
-/// A validated [`AfterSpec`].
+/// One validated [`AfterSpec`]: an event, or a file's content.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "AfterSpec", into = "AfterSpec")]
-pub struct After {
+pub struct Cue {
     spec: AfterSpec,
 }
 
-impl TryFrom<AfterSpec> for After {
+impl TryFrom<AfterSpec> for Cue {
     type Error = String;
 
     fn try_from(spec: AfterSpec) -> Result<Self, String> {
@@ -102,12 +109,19 @@ impl TryFrom<AfterSpec> for After {
             spec.request.is_some(),
             spec.mcp.is_some(),
             spec.stdout.is_some(),
+            spec.file.is_some(),
         ];
         if sources.iter().filter(|s| **s).count() != 1 {
             return Err(
-                "`after` names one event: `request` (with `agent` for a second loop), `mcp` or `stdout`"
+                "`after` names one event: `request` (with `agent` for a second loop), `mcp`, `stdout` or `file` (with `contains`)"
                     .into(),
             );
+        }
+        if spec.file.is_some() != spec.contains.is_some() {
+            return Err("`after.file` takes `contains` (the text to wait for), and `contains` goes with `file` only".into());
+        }
+        if spec.file.is_some() && spec.nth.is_some() {
+            return Err("`after.file` waits for content, not a count: drop `nth`".into());
         }
         let seen = [&spec.received, &spec.answered, &spec.got_answer];
         let seen_count = seen.iter().filter(|s| s.is_some()).count();
@@ -129,17 +143,17 @@ impl TryFrom<AfterSpec> for After {
         if spec.only.is_some() != spec.reason.is_some() {
             return Err("`after.only` needs a `reason` (why the other targets do not wait), and `reason` an `only`".into());
         }
-        Ok(After { spec })
+        Ok(Cue { spec })
     }
 }
 
-impl From<After> for AfterSpec {
-    fn from(after: After) -> AfterSpec {
-        after.spec
+impl From<Cue> for AfterSpec {
+    fn from(cue: Cue) -> AfterSpec {
+        cue.spec
     }
 }
 
-impl After {
+impl Cue {
     /// The fake MCP server the event is of, by its scenario name.
     pub fn server(&self) -> Option<&str> {
         self.spec.mcp.as_deref()
@@ -167,6 +181,25 @@ impl After {
         self.spec.request.or(self.spec.nth).unwrap_or(1)
     }
 
+    /// The file the cue waits on, with `fill` applied to its path (a `{capture:…}` in it).
+    fn filled(&self, fill: &impl Fn(&str) -> Result<String, String>) -> Result<Cue, String> {
+        let mut cue = self.clone();
+        if let Some(path) = &self.spec.file {
+            cue.spec.file = Some(fill(path)?);
+        }
+        Ok(cue)
+    }
+
+    /// A file cue: whether its file holds its text now.
+    fn file_holds(&self) -> Option<bool> {
+        let (path, text) = (self.spec.file.as_ref()?, self.spec.contains.as_ref()?);
+        Some(
+            std::fs::read_to_string(path)
+                .map(|content| content.contains(text.as_str()))
+                .unwrap_or(false),
+        )
+    }
+
     fn matches(&self, event: &Event) -> bool {
         let s = &self.spec;
         match event {
@@ -188,10 +221,13 @@ impl After {
     }
 }
 
-impl fmt::Display for After {
+impl fmt::Display for Cue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = &self.spec;
         let nth = ordinal(self.needed());
+        if let (Some(path), Some(text)) = (&s.file, &s.contains) {
+            return write!(f, "file {path} containing {text:?}");
+        }
         if let Some(n) = s.request {
             return match &s.agent {
                 Some(agent) => write!(f, "the {} request of loop `{agent}`", ordinal(n)),
@@ -213,6 +249,89 @@ impl fmt::Display for After {
         }
     }
 }
+
+/// What a scripted answer waits for: one cue (`after = { … }`) or several, all of which must
+/// have happened (`after = [{ … }, { … }]`), each with its own bound and targets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct After {
+    cues: Vec<Cue>,
+}
+
+impl After {
+    pub fn cues(&self) -> &[Cue] {
+        &self.cues
+    }
+
+    /// The cues meant for a target (`keep` says which); `None` when none is.
+    pub fn keeping(&self, keep: impl Fn(&Cue) -> bool) -> Option<After> {
+        let cues: Vec<Cue> = self.cues.iter().filter(|c| keep(c)).cloned().collect();
+        (!cues.is_empty()).then_some(After { cues })
+    }
+
+    /// The cues with `fill` applied to their file paths.
+    pub fn filled(&self, fill: impl Fn(&str) -> Result<String, String>) -> Result<After, String> {
+        let cues = self
+            .cues
+            .iter()
+            .map(|c| c.filled(&fill))
+            .collect::<Result<_, _>>()?;
+        Ok(After { cues })
+    }
+}
+
+impl fmt::Display for After {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, cue) in self.cues.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" and ")?;
+            }
+            write!(f, "{cue}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for After {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.cues.serialize(serializer)
+    }
+}
+
+/// A table or an array of tables, each cue's own error kept (an untagged enum would say only
+/// that nothing matched).
+impl<'de> Deserialize<'de> for After {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct OneOrMany;
+        impl<'de> serde::de::Visitor<'de> for OneOrMany {
+            type Value = After;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an event `{ … }` or a list of events `[{ … }, …]`")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<After, A::Error> {
+                let cue = Cue::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(After { cues: vec![cue] })
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<After, A::Error> {
+                let cues =
+                    Vec::<Cue>::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))?;
+                if cues.is_empty() {
+                    return Err(serde::de::Error::custom(
+                        "`after = []` waits for nothing: drop it",
+                    ));
+                }
+                Ok(After { cues })
+            }
+        }
+        deserializer.deserialize_any(OneOrMany)
+    }
+}
+
+/// How often a file cue looks at its file when no event comes: a file written on no wire has no
+/// event to wake on.
+const FILE_LOOK: Duration = Duration::from_millis(20);
 
 fn ordinal(n: usize) -> String {
     let suffix = match (n % 10, n % 100) {
@@ -262,32 +381,54 @@ impl Cues {
         self.inner.version.send_modify(|v| *v += 1);
     }
 
-    fn seen(&self, after: &After) -> usize {
+    fn seen(&self, cue: &Cue) -> usize {
         let events = self.inner.events.lock().unwrap();
-        events.iter().filter(|e| after.matches(e)).count()
+        events.iter().filter(|e| cue.matches(e)).count()
     }
 
-    /// Waits until `after` has happened or its bound has passed; `who` names the waiting answer
-    /// in the miss. True when it happened.
+    /// Waits until every cue of `after` has happened or its bound has passed; `who` names the
+    /// waiting answer in a miss. True when all happened.
     pub async fn wait(&self, after: &After, who: &str) -> bool {
+        let mut met = true;
+        for cue in after.cues() {
+            met &= self.wait_for(cue, who).await;
+        }
+        met
+    }
+
+    async fn wait_for(&self, cue: &Cue, who: &str) -> bool {
         let mut changed = self.inner.version.subscribe();
-        let deadline = tokio::time::Instant::now() + after.bound();
+        let deadline = tokio::time::Instant::now() + cue.bound();
         loop {
-            let seen = self.seen(after);
-            if seen >= after.needed() {
+            let (happened, seen) = match cue.file_holds() {
+                Some(holds) => (holds, String::new()),
+                None => {
+                    let seen = self.seen(cue);
+                    (seen >= cue.needed(), format!(" ({seen} seen)"))
+                }
+            };
+            if happened {
                 return true;
             }
-            if !matches!(
-                tokio::time::timeout_at(deadline, changed.changed()).await,
-                Ok(Ok(()))
-            ) {
-                self.inner.missed.lock().unwrap().push(format!(
-                    "{who} waited {} ms for {after}, which never happened ({seen} seen)",
-                    after.bound().as_millis()
+            let next = match cue.file_holds() {
+                Some(_) => deadline.min(tokio::time::Instant::now() + FILE_LOOK),
+                None => deadline,
+            };
+            let woke = tokio::time::timeout_at(next, changed.changed()).await;
+            let ran_out = tokio::time::Instant::now() >= deadline || matches!(woke, Ok(Err(_)));
+            if ran_out {
+                self.miss(format!(
+                    "{who} waited {} ms for {cue}, which never happened{seen}",
+                    cue.bound().as_millis()
                 ));
                 return false;
             }
         }
+    }
+
+    /// Keeps a wait that could not be met (ran out, or could not even be asked).
+    pub fn miss(&self, what: String) {
+        self.inner.missed.lock().unwrap().push(what);
     }
 
     /// Every wait that ran out, in order.
@@ -322,12 +463,7 @@ impl Cues {
                         return;
                     }
                 }
-                Err(e) => self
-                    .inner
-                    .missed
-                    .lock()
-                    .unwrap()
-                    .push(format!("a malformed cue line ({e}): {line:.200}")),
+                Err(e) => self.miss(format!("a malformed cue line ({e}): {line:.200}")),
             }
         }
     }
@@ -487,6 +623,22 @@ mod tests {
                 "needs a `reason`",
             ),
             ("after = { stdout = \"x\", delay = 1 }", "unknown field"),
+            ("after = { file = \"f\" }", "takes `contains`"),
+            (
+                "after = { stdout = \"x\", contains = \"y\" }",
+                "takes `contains`",
+            ),
+            (
+                "after = { file = \"f\", contains = \"y\", nth = 2 }",
+                "drop `nth`",
+            ),
+            ("after = []", "waits for nothing"),
+            // A list keeps each cue's own error.
+            (
+                "after = [{ request = 1 }, { stdout = \"x\", delay = 1 }]",
+                "unknown field",
+            ),
+            ("after = 3", "a list of events"),
         ] {
             let err = after(bad).unwrap_err();
             assert!(err.contains(says), "{bad}: {err}");
@@ -523,6 +675,45 @@ mod tests {
         cues.publish(answered);
         assert!(waiting.await.unwrap());
         assert!(cues.missed().is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_list_waits_for_every_cue_and_a_file_cue_for_its_content() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("out.jsonl");
+        let cues = Cues::default();
+        let want = after(&format!(
+            "after = [{{ request = 1 }}, {{ file = {:?}, contains = \"DONE\" }}]",
+            file.display()
+        ))
+        .unwrap();
+        let waiting = tokio::spawn({
+            let cues = cues.clone();
+            async move { cues.wait(&want, "test").await }
+        });
+        cues.publish(Event::Request { agent: None });
+        std::fs::write(&file, "not yet\n").unwrap();
+        tokio::time::sleep(FILE_LOOK * 3).await;
+        assert!(
+            !waiting.is_finished(),
+            "the file does not hold the text yet"
+        );
+        // Written with no event on the board: the wait finds it by looking.
+        std::fs::write(&file, "not yet\nDONE\n").unwrap();
+        assert!(waiting.await.unwrap());
+        assert!(cues.missed().is_empty(), "{:?}", cues.missed());
+    }
+
+    #[tokio::test]
+    async fn a_file_cue_that_runs_out_names_its_file() {
+        let cues = Cues::default();
+        let want = after("after = { file = \"/nonexistent/f\", contains = \"x\", within_ms = 60 }")
+            .unwrap();
+        assert!(!cues.wait(&want, "turn 2").await);
+        assert_eq!(
+            cues.missed(),
+            ["turn 2 waited 60 ms for file /nonexistent/f containing \"x\", which never happened"]
+        );
     }
 
     #[tokio::test]

@@ -2,7 +2,7 @@
 //! names a server, a loop and a target the scenario has, and on each target only the waits meant
 //! for it are played.
 
-use stubs::cues::After;
+use stubs::cues::{After, Cue};
 use stubs::mcp::McpScript;
 use stubs::messages::Turn;
 
@@ -10,7 +10,7 @@ use super::Scenario;
 
 impl Scenario {
     /// Every scripted `after`, with where it is written.
-    fn afters(&self) -> Vec<(String, &After)> {
+    fn afters(&self) -> Vec<(String, &Cue)> {
         let turns = self
             .turns
             .iter()
@@ -32,6 +32,7 @@ impl Scenario {
             .chain(agent_turns)
             .filter_map(|(at, t)| t.after.as_ref().map(|a| (at, a)))
             .chain(faults)
+            .flat_map(|(at, a)| a.cues().iter().map(move |c| (at.clone(), c)))
             .collect()
     }
 
@@ -95,8 +96,8 @@ pub fn server_for(script: &McpScript, target: &str) -> McpScript {
 }
 
 fn kept(after: &Option<After>, target: &str) -> Option<After> {
-    after.clone().filter(|a| {
-        a.only()
+    after.as_ref()?.keeping(|cue| {
+        cue.only()
             .is_none_or(|only| crate::version::names(only, target))
     })
 }
@@ -117,5 +118,19 @@ mod tests {
         assert_eq!(turn_for(&turn, "reference").text.as_deref(), Some("t"));
         let everywhere: Turn = toml::from_str("after = { request = 2 }").unwrap();
         assert!(turn_for(&everywhere, "reference").after.is_some());
+        // Of a list, each target keeps its own cues.
+        let both: Turn = toml::from_str(
+            "after = [{ request = 1 }, { stdout = \"x\", only = \"claude\", reason = \"r\" }]",
+        )
+        .unwrap();
+        assert_eq!(turn_for(&both, "reference").after.unwrap().cues().len(), 1);
+        assert_eq!(
+            turn_for(&both, "claude@2.1.235")
+                .after
+                .unwrap()
+                .cues()
+                .len(),
+            2
+        );
     }
 }

@@ -208,7 +208,12 @@ fn respond(
             let n = state.main_requests;
             let response = match state.turns.pop_front() {
                 Some(turn) => {
-                    hold = Hold::of(&turn, format!("main-loop turn {n}"));
+                    hold = Hold::of(
+                        &turn,
+                        format!("main-loop turn {n}"),
+                        &json,
+                        &shared.config.cues,
+                    );
                     play(&turn, n, &json, shared.config.split)
                 }
                 None => {
@@ -230,7 +235,12 @@ fn respond(
             let response = match agent.turns.pop_front() {
                 // Message ids stay unique across loops: the agent's number in the hundreds.
                 Some(turn) => {
-                    hold = Hold::of(&turn, format!("turn {n} of loop `{label}`"));
+                    hold = Hold::of(
+                        &turn,
+                        format!("turn {n} of loop `{label}`"),
+                        &json,
+                        &shared.config.cues,
+                    );
                     play(&turn, 100 * (i + 1) + n, &json, shared.config.split)
                 }
                 None => {
@@ -300,12 +310,26 @@ fn respond(
 }
 
 impl Hold {
-    fn of(turn: &Turn, who: String) -> Hold {
+    /// A file cue's path may name what the target made up (`{capture:…}` in it), read back from
+    /// the request being answered; a capture that finds nothing is a miss at once.
+    fn of(turn: &Turn, who: String, request: &Value, cues: &crate::cues::Cues) -> Hold {
+        let who = format!("Messages stub, {who}");
+        let filled = turn.after.as_ref().map(|a| {
+            a.filled(|path| {
+                let filled = super::capture::fill(&Value::String(path.to_owned()), request)?;
+                Ok(filled.as_str().unwrap_or_default().to_owned())
+            })
+        });
+        let after = match filled {
+            Some(Ok(after)) => Some((after, who)),
+            Some(Err(e)) => {
+                cues.miss(format!("{who} could not wait: {e}"));
+                None
+            }
+            None => None,
+        };
         Hold {
-            after: turn
-                .after
-                .clone()
-                .map(|a| (a, format!("Messages stub, {who}"))),
+            after,
             delay: turn.delay_ms,
         }
     }
