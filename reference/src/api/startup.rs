@@ -53,7 +53,8 @@ pub fn preconnect() -> Option<tokio::task::JoinHandle<()>> {
     }
     let url = format!("{}/api/hello", preconnect_base().trim_end_matches('/'));
     Some(tokio::spawn(async move {
-        let client = crate::net::http_client(None);
+        // A plain-http stub needs no roots: the system bundle is not read for it.
+        let client = crate::net::http_client_for(&url, None);
         let _ = client
             .head(url)
             .timeout(limits::PRECONNECT_TIMEOUT.duration())
