@@ -64,6 +64,11 @@ static DURATION: LazyLock<Regex> =
 static MCP_BLOB: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\bmcp-resource-\d+-(\d+)-[0-9a-z]+\b").unwrap());
 
+/// A background shell's task id (`b` and 8 characters) where a result or event names one: a
+/// bare pattern would take words such as `bootstrap`.
+static SHELL_ID: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(ID: |task: |task_id\\?":\\?"|tasks/)b[0-9a-z]{8}\b"#).unwrap());
+
 static PIN_REF: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(ref\\?":\\?")[0-9a-f]{6}"#).unwrap());
 
@@ -73,6 +78,7 @@ pub fn redact(run: &RunOutcome, s: &str) -> String {
     let s = AGENT_ID.replace_all(&s, "{agent_id}");
     let s = AGENT_WORKTREE.replace_all(&s, "agent-{id}");
     let s = WORKFLOW_TASK.replace_all(&s, "${1}{task_id}");
+    let s = SHELL_ID.replace_all(&s, "${1}{shell_id}");
     let s = WORKFLOW_RUN.replace_all(&s, "wf_{run_id}");
     let s = PIN_REF.replace_all(&s, "${1}{ref}");
     let s = MCP_BLOB.replace_all(&s, "mcp-resource-{ms}-${1}-{rand}");
@@ -94,6 +100,18 @@ mod mcp_blob_tests {
         assert_eq!(
             super::MCP_BLOB.replace_all(s, "mcp-resource-{ms}-${1}-{rand}"),
             "tool-results/mcp-resource-{ms}-0-{rand}.png saved"
+        );
+    }
+}
+
+#[cfg(test)]
+mod shell_id_tests {
+    #[test]
+    fn a_shell_id_goes_where_a_result_or_event_names_it_and_nowhere_else() {
+        let s = r#"with ID: bezikvhw3. tasks/bezikvhw3.output "task_id":"bzpgaj7sb" task: b7q5w6e6t (x) bootstrap"#;
+        assert_eq!(
+            super::SHELL_ID.replace_all(s, "${1}{shell_id}"),
+            r#"with ID: {shell_id}. tasks/{shell_id}.output "task_id":"{shell_id}" task: {shell_id} (x) bootstrap"#
         );
     }
 }

@@ -155,6 +155,10 @@ async fn converse(
                 .await;
             let code = session.deliver_notifications(code).await;
             session.out.release();
+            // `-p` waits for no shell: the ones still running end now, after the result.
+            if let Some(agents) = &session.ctx.agents {
+                tokio::task::block_in_place(|| crate::tools::shell_task::stop_all(agents));
+            }
             code
         }
     }

@@ -50,6 +50,15 @@ impl Announcer {
         );
     }
 
+    /// A background shell's start: no agent type and no prompt.
+    pub fn shell_started(&self, task: &Task) {
+        self.system(
+            "task_started",
+            json!({"task_id": task.id, "tool_use_id": task.tool_use_id, "description": task.description,
+                   "task_type": task.kind}),
+        );
+    }
+
     /// A workflow run's start: its script's name where an agent has its type.
     pub fn workflow_started(&self, task: &Task, workflow_name: &str) {
         self.system(

@@ -40,6 +40,9 @@ impl Status {
     }
 }
 
+/// The kind of a background shell's task (Bash's, `tools::shell_task`).
+pub const SHELL: &str = "local_bash";
+
 /// One background task as TaskOutput and the notifications see it.
 #[derive(Debug, Clone)]
 pub struct Task {
@@ -203,7 +206,9 @@ impl Registry {
         task.duration_ms = task.started.elapsed().as_millis() as u64;
         task.history = ending.history;
         let task = task.clone();
-        if task.background {
+        // A stopped shell is not told to the model (2.1.235: `core.parameter-coverage/bash-background`).
+        let untold = task.kind == SHELL && task.status == Status::Killed;
+        if task.background && !untold {
             state.notices.push_back(Notice { task: task.clone() });
         }
         self.changed.notify_all();
@@ -243,6 +248,21 @@ impl Registry {
             let task = state.tasks.iter().find(|t| t.id == id)?.clone();
             let left = deadline.saturating_duration_since(Instant::now());
             if task.status != Status::Running || left.is_zero() {
+                return Some(task);
+            }
+            state = self.changed.wait_timeout(state, left).unwrap().0;
+        }
+    }
+
+    /// The task once its end is recorded (a stopped one's loop or command has wound down), or
+    /// as it is when `timeout` passes.
+    pub fn wait_ended(&self, id: &str, timeout: Duration) -> Option<Task> {
+        let deadline = Instant::now() + timeout;
+        let mut state = self.state.lock().unwrap();
+        loop {
+            let task = state.tasks.iter().find(|t| t.id == id)?.clone();
+            let left = deadline.saturating_duration_since(Instant::now());
+            if task.result.is_some() || left.is_zero() {
                 return Some(task);
             }
             state = self.changed.wait_timeout(state, left).unwrap().0;
@@ -324,10 +344,11 @@ impl Registry {
             if let Some(notice) = state.notices.pop_front() {
                 return Some(notice);
             }
+            // `-p` waits for agents and runs, not for shells (2.1.235 stops those at the end).
             let running = state
                 .tasks
                 .iter()
-                .any(|t| t.background && t.status == Status::Running);
+                .any(|t| t.background && t.status == Status::Running && t.kind != SHELL);
             if !running {
                 return None;
             }

@@ -1,14 +1,15 @@
 //! Bash: one command through `bash -c` in the session's shell cwd, stdout and stderr merged in
-//! order, the exit code reported, a timeout enforced on the command's whole process group.
+//! order, the exit code reported. A command asked to run in the background, or still running at
+//! its timeout, goes on as a task of its own (`shell_task`).
 
-use std::io::Read as _;
 use std::os::unix::process::CommandExt as _;
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use super::{object_schema, Access, Tool, ToolContext, ToolError, ToolOutput};
+use super::{object_schema, shell_task, Access, Tool, ToolContext, ToolError, ToolOutput};
 use crate::limits::{self, Limit};
 
 pub struct Bash;
@@ -52,10 +53,19 @@ impl Tool for Bash {
             .map(|t| t as u64)
             .unwrap_or(limits::BASH_DEFAULT_TIMEOUT.get())
             .min(limits::BASH_MAX_TIMEOUT.get());
-        let cwd_file =
-            tempfile::NamedTempFile::new().map_err(|e| ToolError::wrapped(e.to_string()))?;
-        let (mut reader, writer) =
-            std::io::pipe().map_err(|e| ToolError::wrapped(e.to_string()))?;
+        let err = |e: std::io::Error| ToolError::wrapped(e.to_string());
+        // The output goes to a file beside the session's task outputs: a command that goes on in
+        // the background keeps writing to what becomes its task's output file.
+        let place = ctx.agents.as_ref().map(shell_task::Place::new);
+        let dir = place
+            .as_ref()
+            .and_then(|p| p.output_file.parent().map(Path::to_path_buf))
+            .unwrap_or_else(std::env::temp_dir);
+        std::fs::create_dir_all(&dir).map_err(err)?;
+        let out = tempfile::NamedTempFile::new_in(&dir).map_err(err)?;
+        let cwd_file = tempfile::NamedTempFile::new().map_err(err)?;
+        // One open file for both streams: they share its offset, so they interleave in order.
+        let sink = out.reopen().map_err(err)?;
         let mut child = Command::new("bash")
             // The trap records where the command left the shell, however it exits.
             .arg("-c")
@@ -64,54 +74,73 @@ impl Tool for Bash {
             .env("__REFERENCE_CWD_FILE", cwd_file.path())
             .current_dir(&ctx.shell_cwd)
             .stdin(Stdio::null())
-            .stdout(
-                writer
-                    .try_clone()
-                    .map_err(|e| ToolError::wrapped(e.to_string()))?,
-            )
-            .stderr(writer)
+            .stdout(sink.try_clone().map_err(err)?)
+            .stderr(sink)
             .process_group(0)
             .spawn()
             .map_err(|e| ToolError::wrapped(format!("cannot start bash: {e}")))?;
         let pid = child.id() as i32;
-        let reading = std::thread::spawn(move || {
-            let mut out = Vec::new();
-            let _ = reader.read_to_end(&mut out);
-            out
-        });
+        let description = input["description"]
+            .as_str()
+            .filter(|d| !d.is_empty())
+            .unwrap_or(command);
+        let agents = ctx.agents.clone();
+        let tool_use_id = ctx.tool_use_id.clone();
+        if input["run_in_background"].as_bool() == Some(true) {
+            let (Some(agents), Some(place)) = (agents, place) else {
+                kill_group(pid, &mut child);
+                return Err(ToolError::wrapped(
+                    "a background command needs a session to run in",
+                ));
+            };
+            let task = shell_task::Shell {
+                child,
+                out,
+                cwd_file,
+                command,
+                description,
+            };
+            return shell_task::adopt(&agents, &place, task, &tool_use_id)
+                .map(|()| backgrounded(&place, None))
+                .map_err(err);
+        }
         let started = Instant::now();
-        let mut interrupted = false;
         let status = loop {
-            if let Some(status) = child
-                .try_wait()
-                .map_err(|e| ToolError::wrapped(e.to_string()))?
-            {
-                break Some(status);
+            if let Some(status) = child.try_wait().map_err(err)? {
+                break status;
             }
             if started.elapsed() >= Duration::from_millis(timeout_ms) {
-                interrupted = true;
-                break None;
+                // 2.1.235 moves a command still running at its timeout to the background.
+                if let (Some(agents), Some(place)) = (agents, place) {
+                    let task = shell_task::Shell {
+                        child,
+                        out,
+                        cwd_file,
+                        command,
+                        description,
+                    };
+                    return shell_task::adopt(&agents, &place, task, &tool_use_id)
+                        .map(|()| backgrounded(&place, Some(timeout_ms)))
+                        .map_err(err);
+                }
+                kill_group(pid, &mut child);
+                return Err(ToolError::wrapped(format!(
+                    "Command timed out after {}",
+                    seconds(timeout_ms)
+                )));
             }
             if ctx.cancelled() {
                 // TaskStop ended this loop's task: the command goes with it, group and all.
-                // SAFETY: signalling the process group this call created.
-                unsafe {
-                    libc::kill(-pid, libc::SIGKILL);
-                }
-                let _ = child.wait();
+                kill_group(pid, &mut child);
                 return Err(ToolError::interrupted());
             }
             std::thread::sleep(Duration::from_millis(5));
         };
-        // The group goes either way: a background child must not outlive the call holding the pipe.
-        // SAFETY: signalling the process group this call created.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
-        let _ = child.wait();
-        let mut output = String::from_utf8_lossy(&reading.join().unwrap_or_default())
-            .trim_end()
-            .to_owned();
+        // Anything the command left running goes with it.
+        kill_group(pid, &mut child);
+        let mut output = std::fs::read(out.path())
+            .map(|b| String::from_utf8_lossy(&b).trim_end().to_owned())
+            .unwrap_or_default();
         if let Ok(dir) = std::fs::read_to_string(cwd_file.path()) {
             let dir = std::path::PathBuf::from(dir.trim_end());
             // The shell may move within the project; leaving it resets the shell, as the real CLI does.
@@ -127,20 +156,8 @@ impl Tool for Bash {
                 };
             }
         }
-        let structured = json!({"stdout": output, "stderr": "", "interrupted": interrupted, "isImage": false, "noOutputExpected": false});
-        let code = status.and_then(|s| s.code());
-        let (content, is_error) = match code {
-            // The real CLI moves most timed-out commands to the background; this agent ends them
-            // with the text it gives a timed-out `sleep`.
-            _ if interrupted => (
-                format!(
-                    "Exit code 143\nCommand timed out after {}s\n{output}",
-                    timeout_ms.div_ceil(1000)
-                )
-                .trim_end()
-                .to_owned(),
-                true,
-            ),
+        let structured = json!({"stdout": output, "stderr": "", "interrupted": false, "isImage": false, "noOutputExpected": false});
+        let (content, is_error) = match status.code() {
             Some(0) if output.is_empty() => ("(Bash completed with no output)".to_owned(), false),
             Some(0) => (output, false),
             Some(n) => (
@@ -166,6 +183,52 @@ impl Tool for Bash {
             is_error: Some(is_error),
             blocks: None,
         })
+    }
+}
+
+/// Ends a command's whole process group and reaps it.
+fn kill_group(pid: i32, child: &mut std::process::Child) {
+    // SAFETY: signalling the process group this call created.
+    unsafe {
+        libc::kill(-pid, libc::SIGKILL);
+    }
+    let _ = child.wait();
+}
+
+/// A timeout as 2.1.235 words it: `1s`, `1.5s`.
+fn seconds(ms: u64) -> String {
+    if ms.is_multiple_of(1000) {
+        format!("{}s", ms / 1000)
+    } else {
+        format!("{}s", ms as f64 / 1000.0)
+    }
+}
+
+/// The result of a command that runs on in the background: its task id and output file (the
+/// facts 2.1.235's result carries, first sentence and file as it words them, the rest ours).
+fn backgrounded(place: &shell_task::Place, timed_out: Option<u64>) -> ToolOutput {
+    let (id, file) = (&place.id, place.output_file.display());
+    let opening = match timed_out {
+        Some(ms) => format!(
+            "Command did not complete within its {} timeout and was moved to the background (ID: {id}).",
+            seconds(ms)
+        ),
+        None => format!("Command running in background with ID: {id}."),
+    };
+    let content = format!(
+        "{opening} Output is being written to: {file}. A notification comes when it ends; until \
+         then, Read that file for what it has printed so far."
+    );
+    let mut structured = json!({"stdout": "", "stderr": "", "interrupted": false, "isImage": false,
+                                "noOutputExpected": false, "backgroundTaskId": id});
+    if let Some(ms) = timed_out {
+        structured["timedOutAfterMs"] = json!(ms);
+    }
+    ToolOutput {
+        content,
+        structured,
+        is_error: Some(false),
+        blocks: None,
     }
 }
 

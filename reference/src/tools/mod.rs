@@ -28,6 +28,7 @@ pub mod schema;
 mod send_message;
 pub mod send_user_file;
 mod send_user_message;
+pub mod shell_task;
 mod skill;
 mod surface;
 mod task_output;

@@ -45,9 +45,16 @@ impl Tool for TaskStop {
                 status.as_str()
             )),
         })?;
+        // A shell is named by its command, and its end is announced before this result.
+        let shown = if task.kind == super::shell_task::KIND {
+            super::shell_task::await_end(agents, id);
+            &task.prompt
+        } else {
+            &task.description
+        };
         let result = json!({
-            "message": format!("Successfully stopped task: {} ({})", task.id, task.description),
-            "task_id": task.id, "task_type": task.kind, "command": task.description,
+            "message": format!("Successfully stopped task: {} ({shown})", task.id),
+            "task_id": task.id, "task_type": task.kind, "command": shown,
         });
         Ok(ToolOutput {
             content: result.to_string(),
