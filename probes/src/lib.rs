@@ -8,6 +8,7 @@ pub mod account;
 pub mod atomic;
 pub mod cargo;
 pub mod check;
+pub mod coverage;
 pub mod git;
 pub mod host;
 pub mod isolation;

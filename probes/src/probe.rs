@@ -49,6 +49,7 @@ pub async fn probe(scenario: &Scenario, target: &Target, records: Option<&Path>)
     let mut traces = Vec::new();
     let mut duration_ms = 0;
     let mut views = None;
+    let mut offered = crate::coverage::Params::new();
     for (c, &channel) in channels.iter().enumerate() {
         // The SSE splits exercise the client's decoder; once, on the first channel, is enough.
         let mut splits = if c == 0 {
@@ -89,6 +90,9 @@ pub async fn probe(scenario: &Scenario, target: &Target, records: Option<&Path>)
                 }
             };
             duration_ms += run.duration.as_millis() as u64;
+            for (tool, params) in crate::coverage::offered(&run.requests) {
+                offered.entry(tool).or_default().extend(params);
+            }
             if first_channel && views.is_none() {
                 views = Some(views_of(&run));
             }
@@ -156,6 +160,7 @@ pub async fn probe(scenario: &Scenario, target: &Target, records: Option<&Path>)
     let mut report = Report::from_checks(&scenario.id, &target.name, checks, duration_ms);
     let trace = traces.join("\n");
     report.trace = Some(trace.clone());
+    report.offered = offered;
     if let Some((transcript, brief)) = views {
         report.transcript = Some(transcript);
         report.brief_view = brief;

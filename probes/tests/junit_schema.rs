@@ -110,6 +110,7 @@ fn doc() -> Doc {
         ],
         changelogs: vec![],
         unsteady: vec![],
+        coverage: Default::default(),
     }
 }
 

@@ -55,7 +55,61 @@ fn main() {
             Err(format!("{e:#}").into())
         })),
     }
-    libtest_mimic::run(&args, trials).exit();
+    let whole = args.filter.is_none() && args.skip.is_empty() && !args.list;
+    let conclusion = libtest_mimic::run(&args, trials);
+    if whole && !parameters_covered(&dir) {
+        std::process::exit(101);
+    }
+    conclusion.exit();
+}
+
+/// What each run offered, for the parameter coverage checked once the whole suite ran.
+static OFFERED: std::sync::Mutex<Vec<(String, String, probes::coverage::Params)>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// `core.parameter-coverage`: every input parameter of a built-in tool the reference offered
+/// is scripted by some scenario (on any target) or listed in `scenarios/coverage.toml` with a
+/// reason. Checked after the whole suite, since one test sees one scenario's offer.
+fn parameters_covered(dir: &Path) -> bool {
+    let runs = OFFERED.lock().unwrap_or_else(|e| e.into_inner());
+    if !runs.iter().any(|(_, target, _)| target == "reference") {
+        return true;
+    }
+    let outcome = probes::load_dir(dir)
+        .map_err(|e| e.to_string())
+        .and_then(|scenarios| Ok((scenarios, probes::coverage::load_listed(dir)?)));
+    let (scenarios, listed) = match outcome {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            eprintln!("suite/parameter-coverage: {e}");
+            return false;
+        }
+    };
+    let samples: Vec<probes::coverage::Sample> = runs
+        .iter()
+        .map(|(id, target, offered)| probes::coverage::Sample {
+            id,
+            target,
+            offered,
+        })
+        .collect();
+    let coverage = probes::coverage::Coverage::of(&samples, &scenarios, &listed);
+    let missing: Vec<String> = coverage
+        .unexercised_anywhere()
+        .iter()
+        .map(|r| format!("{}.{}", r.tool, r.param))
+        .collect();
+    if missing.is_empty() {
+        println!("suite/parameter-coverage ... ok");
+        return true;
+    }
+    eprintln!(
+        "suite/parameter-coverage FAILED: the reference offers {} parameter(s) no scenario scripts: {}\n\
+         script each in a scenario that checks its effect, or list it in scenarios/coverage.toml with a reason",
+        missing.len(),
+        missing.join(", ")
+    );
+    false
 }
 
 /// `$CLAUDE_CONFORMANCE_TARGETS`, ranges expanded; the reference when unset.
@@ -91,6 +145,11 @@ fn run(scenario: &Scenario, spec: &str) -> Result<(), Failed> {
         .build()?;
     let mut probe = runtime.block_on(probes::probe(&scenario, &target, None));
     let snapshots = root.join("snapshots");
+    OFFERED.lock().unwrap_or_else(|e| e.into_inner()).push((
+        scenario.id.clone(),
+        target.name.clone(),
+        probe.report.offered.clone(),
+    ));
     if probe.report.status == Status::Skip {
         // Only an isolated run skips on an applicable target: reported, never a snapshot.
         let why = probe

@@ -4,6 +4,7 @@ mod adopt;
 mod bench;
 mod bisect;
 mod changes;
+mod coverage;
 mod fuzz;
 mod layers;
 mod merge;
@@ -29,6 +30,8 @@ enum Task {
     Probe(probe::ProbeArgs),
     /// One report (JSON, JUnit, HTML) from the runs of many shards or invocations.
     Merge(merge::MergeArgs),
+    /// Which input parameters of the built-in tools the last probes exercised, per target.
+    Coverage(coverage::CoverageArgs),
     /// How the real binary's stored traces compare with the reference's (drop-in parity).
     Parity(parity::ParityArgs),
     /// Make a run on a new version its baseline: snapshots, widened and new differences.
@@ -53,6 +56,7 @@ fn main() -> std::process::ExitCode {
         Task::Probe(args) => probe::run(args),
         Task::Merge(args) => merge::run(args),
         Task::Parity(args) => parity::run(args),
+        Task::Coverage(args) => coverage::run(args),
         Task::Adopt(args) => adopt::run(args),
         Task::Bench(args) => bench::run(args),
         Task::Bisect(args) => bisect::run(args),

@@ -39,7 +39,9 @@ pub fn run(args: MergeArgs) -> Result<bool> {
         bail!("no runs in {} file(s)", files.len());
     }
     eprintln!("{} runs from {} file(s)", runs.len(), files.len());
-    let (doc, mut ok) = Doc::assemble(runs, &scenarios, &suite);
+    let (mut doc, mut ok) = Doc::assemble(runs, &scenarios, &suite);
+    let listed = probes::coverage::load_listed(&dir).map_err(anyhow::Error::msg)?;
+    doc.cover(&scenarios, &listed);
     ok &= crate::probe::print_outcome(&doc, &suite, false);
     args.outputs.write(&doc)?;
     Ok(ok && doc.runs.iter().all(|r| r.status != Status::Fail))

@@ -139,8 +139,14 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
     // The report is the first repeat's; what moved between repeats is beside it.
     let first = all.swap_remove(0);
     let (mut doc, mut parity_ok) = Doc::assemble(first, &scenarios, &suite);
+    let listed = probes::coverage::load_listed(&dir).map_err(anyhow::Error::msg)?;
+    doc.cover(&scenarios, &listed);
     let whole_suite = args.filter.is_empty() && args.scenarios.is_none();
     parity_ok &= print_outcome(&doc, &suite, whole_suite);
+    if whole_suite {
+        // A part of the suite leaves parameters unexercised that the rest exercises.
+        crate::coverage::print_summary(&doc.coverage);
+    }
     if repeats > 1 {
         print_unsteady(&unsteady, repeats);
     }

@@ -20,6 +20,8 @@ pub struct Doc {
     /// With `--repeat`: each run whose status or trace was not the same every time.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unsteady: Vec<crate::report::repeats::Unsteady>,
+    /// Which offered tool parameters the runs exercised, per target.
+    pub coverage: crate::coverage::Coverage,
 }
 
 /// One target's counts, as the terminal summary, the JUnit suite and the HTML matrix show them.
@@ -56,6 +58,21 @@ impl Doc {
         let versions: Vec<&str> = versions.iter().map(String::as_str).collect();
         doc.changelogs = crate::report::changelog::between_versions(&doc.runs, &versions);
         (doc, parity_ok)
+    }
+
+    /// Computes the parameter coverage of the runs (`listed`: `scenarios/coverage.toml`).
+    pub fn cover(&mut self, scenarios: &[Scenario], listed: &[crate::coverage::Listed]) {
+        let samples: Vec<crate::coverage::Sample> = self
+            .runs
+            .iter()
+            .filter(|r| r.status != Status::Skip)
+            .map(|r| crate::coverage::Sample {
+                id: &r.id,
+                target: &r.target,
+                offered: &r.offered,
+            })
+            .collect();
+        self.coverage = crate::coverage::Coverage::of(&samples, scenarios, listed);
     }
 
     /// The targets in the order their runs first appear (the reference first when it ran).

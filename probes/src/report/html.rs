@@ -127,6 +127,7 @@ mod tests {
                 }],
             }],
             unsteady: Vec::new(),
+            coverage: Default::default(),
         }
     }
 

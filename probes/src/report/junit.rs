@@ -201,6 +201,7 @@ mod tests {
             ],
             changelogs: vec![],
             unsteady: vec![],
+            coverage: Default::default(),
         };
         let xml = render(&doc);
         assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"));

@@ -52,6 +52,9 @@ pub struct Report {
     pub transcript: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub brief_view: Option<String>,
+    /// The built-in tools' parameters the target offered in this run (`coverage`).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub offered: crate::coverage::Params,
 }
 
 impl Report {
@@ -66,6 +69,7 @@ impl Report {
             trace: None,
             transcript: None,
             brief_view: None,
+            offered: Default::default(),
         }
     }
 
@@ -90,6 +94,7 @@ impl Report {
             trace: None,
             transcript: None,
             brief_view: None,
+            offered: Default::default(),
         }
     }
 

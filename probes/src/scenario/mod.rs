@@ -565,7 +565,9 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         if path.is_dir() {
             collect(&path, out)?;
         } else if path.extension().is_some_and(|e| e == "toml")
-            && path.file_name().is_none_or(|n| n != SUITE_FILE)
+            && path
+                .file_name()
+                .is_none_or(|n| n != SUITE_FILE && n != crate::coverage::LIST_FILE)
         {
             out.push(path);
         }

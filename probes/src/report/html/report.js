@@ -426,6 +426,43 @@
     openFromHash();
 
     if (changelogs.length) app.append(renderChangelogs(changelogs, byKey));
+    const coverage = doc.coverage || { targets: [], rows: [] };
+    if (coverage.rows.length) app.append(renderCoverage(coverage));
+  }
+
+  // One row per tool parameter a target offered: on each target, exercised (✓), listed with its
+  // reason (the reason as its title), missing (✗), or not offered there (blank).
+  function renderCoverage(coverage) {
+    const targets = coverage.targets;
+    const table = el("table", { class: "coverage" },
+      el("thead", {}, el("tr", {}, ...["tool", "parameter"].concat(targets, ["scenarios"]).map((h) => el("th", { text: h })))));
+    const tbody = el("tbody");
+    const listedFor = (row, target) => (row.listed || []).find((l) => !l.only || target === l.only || target.startsWith(l.only + "@"));
+    for (const row of coverage.rows) {
+      const cells = targets.map((t) => {
+        if (!row.offered_on.includes(t)) return el("td", { text: "" });
+        if (row.exercised_on.includes(t)) return el("td", { class: "cov-yes", text: "✓" });
+        const listed = listedFor(row, t);
+        return listed
+          ? el("td", { class: "cov-listed", text: "listed", title: listed.reason })
+          : el("td", { class: "cov-no", text: "✗" });
+      });
+      tbody.append(el("tr", {},
+        el("td", { class: "mono", text: row.tool }),
+        el("td", { class: "mono", text: row.param }),
+        ...cells,
+        el("td", { class: "mono", text: row.scenarios.join(", ") })));
+    }
+    table.append(tbody);
+    const counts = targets.map((t) => {
+      const offered = coverage.rows.filter((r) => r.offered_on.includes(t)).length;
+      const exercised = coverage.rows.filter((r) => r.exercised_on.includes(t)).length;
+      return t + ": " + exercised + "/" + offered + " exercised";
+    });
+    return el("section", { id: "coverage" },
+      el("h2", { text: "Tool parameters" }),
+      el("p", { class: "muted", text: counts.join(" · ") }),
+      table);
   }
 
   function renderChangelogs(changelogs, byKey) {
