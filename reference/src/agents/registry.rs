@@ -242,27 +242,27 @@ impl Registry {
 
     /// The task once it is no longer running, or as it is when `timeout` passes.
     pub fn wait(&self, id: &str, timeout: Duration) -> Option<Task> {
-        let deadline = Instant::now() + timeout;
-        let mut state = self.state.lock().unwrap();
-        loop {
-            let task = state.tasks.iter().find(|t| t.id == id)?.clone();
-            let left = deadline.saturating_duration_since(Instant::now());
-            if task.status != Status::Running || left.is_zero() {
-                return Some(task);
-            }
-            state = self.changed.wait_timeout(state, left).unwrap().0;
-        }
+        self.wait_until(id, timeout, |t| t.status != Status::Running)
     }
 
     /// The task once its end is recorded (a stopped one's loop or command has wound down), or
     /// as it is when `timeout` passes.
     pub fn wait_ended(&self, id: &str, timeout: Duration) -> Option<Task> {
+        self.wait_until(id, timeout, |t| t.result.is_some())
+    }
+
+    fn wait_until(
+        &self,
+        id: &str,
+        timeout: Duration,
+        done: impl Fn(&Task) -> bool,
+    ) -> Option<Task> {
         let deadline = Instant::now() + timeout;
         let mut state = self.state.lock().unwrap();
         loop {
             let task = state.tasks.iter().find(|t| t.id == id)?.clone();
             let left = deadline.saturating_duration_since(Instant::now());
-            if task.result.is_some() || left.is_zero() {
+            if done(&task) || left.is_zero() {
                 return Some(task);
             }
             state = self.changed.wait_timeout(state, left).unwrap().0;

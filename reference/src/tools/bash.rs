@@ -93,16 +93,14 @@ impl Tool for Bash {
                     "a background command needs a session to run in",
                 ));
             };
-            let task = shell_task::Shell {
+            let shell = shell_task::Shell {
                 child,
                 out,
                 cwd_file,
                 command,
                 description,
             };
-            return shell_task::adopt(&agents, &place, task, &tool_use_id)
-                .map(|()| backgrounded(&place, None))
-                .map_err(err);
+            return to_background(&agents, &place, shell, &tool_use_id, None);
         }
         let started = Instant::now();
         let status = loop {
@@ -112,16 +110,14 @@ impl Tool for Bash {
             if started.elapsed() >= Duration::from_millis(timeout_ms) {
                 // 2.1.235 moves a command still running at its timeout to the background.
                 if let (Some(agents), Some(place)) = (agents, place) {
-                    let task = shell_task::Shell {
+                    let shell = shell_task::Shell {
                         child,
                         out,
                         cwd_file,
                         command,
                         description,
                     };
-                    return shell_task::adopt(&agents, &place, task, &tool_use_id)
-                        .map(|()| backgrounded(&place, Some(timeout_ms)))
-                        .map_err(err);
+                    return to_background(&agents, &place, shell, &tool_use_id, Some(timeout_ms));
                 }
                 kill_group(pid, &mut child);
                 return Err(ToolError::wrapped(format!(
@@ -184,6 +180,19 @@ impl Tool for Bash {
             blocks: None,
         })
     }
+}
+
+/// Hands a running command to a background task and says so.
+fn to_background(
+    agents: &crate::agents::Agents,
+    place: &shell_task::Place,
+    shell: shell_task::Shell,
+    tool_use_id: &str,
+    timed_out: Option<u64>,
+) -> Result<ToolOutput, ToolError> {
+    shell_task::adopt(agents, place, shell, tool_use_id)
+        .map(|()| backgrounded(place, timed_out))
+        .map_err(|e| ToolError::wrapped(e.to_string()))
 }
 
 /// Ends a command's whole process group and reaps it.
