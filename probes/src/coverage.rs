@@ -246,6 +246,37 @@ impl Coverage {
             .collect()
     }
 
+    /// Listed parameters the list no longer needs: on the targets of these runs the entry names,
+    /// exercised wherever offered, or offered nowhere. An entry outliving its cause hides the
+    /// next gap. An entry for targets that did not run is not judged.
+    pub fn stale(&self, listed: &[Listed]) -> Vec<Listed> {
+        listed
+            .iter()
+            .filter(|l| {
+                let named: Vec<&String> = self
+                    .targets
+                    .iter()
+                    .filter(|t| {
+                        l.only
+                            .as_deref()
+                            .is_none_or(|only| crate::version::names(only, t))
+                    })
+                    .collect();
+                let row = self
+                    .rows
+                    .iter()
+                    .find(|r| r.tool == l.tool && r.param == l.param);
+                !named.is_empty()
+                    && row.is_none_or(|r| {
+                        named
+                            .iter()
+                            .all(|t| !r.offered_on.contains(t) || r.exercised_on.contains(t))
+                    })
+            })
+            .cloned()
+            .collect()
+    }
+
     /// Per tool, one line per target: `exercised/offered`, then the parameters not exercised.
     pub fn text(&self) -> String {
         let mut out = String::new();

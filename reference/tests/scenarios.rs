@@ -99,6 +99,18 @@ fn parameters_covered(dir: &Path) -> bool {
         .iter()
         .map(|r| format!("{}.{}", r.tool, r.param))
         .collect();
+    let stale: Vec<String> = coverage
+        .stale(&listed)
+        .iter()
+        .map(|l| format!("{}.{}", l.tool, l.param))
+        .collect();
+    if !stale.is_empty() {
+        eprintln!(
+            "suite/parameter-coverage FAILED: scenarios/coverage.toml lists {} exercised on the reference: drop them",
+            stale.join(", ")
+        );
+        return false;
+    }
     if missing.is_empty() {
         println!("suite/parameter-coverage ... ok");
         return true;

@@ -48,7 +48,19 @@ pub fn run(args: CoverageArgs) -> Result<bool> {
         .collect();
     let coverage = Coverage::of(&samples, &scenarios, &listed);
     print!("{}", coverage.text());
-    let ok = print_summary(&coverage);
+    let mut ok = print_summary(&coverage);
+    let stale = coverage.stale(&listed);
+    if !stale.is_empty() {
+        let names: Vec<String> = stale
+            .iter()
+            .map(|l| format!("{}.{}", l.tool, l.param))
+            .collect();
+        println!(
+            "listed in scenarios/coverage.toml but exercised (or no longer offered): {} (drop them)",
+            names.join(", ")
+        );
+        ok = false;
+    }
     if let Some(path) = args.json {
         std::fs::write(&path, serde_json::to_vec_pretty(&coverage)?)
             .with_context(|| format!("cannot write {}", path.display()))?;

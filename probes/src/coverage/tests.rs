@@ -136,3 +136,29 @@ fn a_listed_parameter_needs_a_reason_and_known_keys() {
         "{err}"
     );
 }
+
+#[test]
+fn a_listing_whose_parameter_is_now_exercised_or_gone_is_stale() {
+    let read = scenario(
+        "tools.read",
+        "[[turn]]\n[[turn.block]]\ntype = \"tool_use\"\nid = \"t1\"\nname = \"Read\"\ninput = { offset = 2 }",
+    );
+    let offered = offer(
+        json!([{"name": "Read", "input_schema": {"properties": {"offset": {}, "limit": {}}}}]),
+    );
+    let samples = [Sample {
+        id: "tools.read",
+        target: "reference",
+        offered: &offered,
+    }];
+    let listed = |param: &str| Listed {
+        tool: "Read".into(),
+        param: param.into(),
+        only: None,
+        reason: "r".into(),
+    };
+    let all = [listed("offset"), listed("limit"), listed("gone")];
+    let coverage = Coverage::of(&samples, &[read], &all);
+    let stale: Vec<String> = coverage.stale(&all).into_iter().map(|l| l.param).collect();
+    assert_eq!(stale, ["offset", "gone"]);
+}

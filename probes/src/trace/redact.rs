@@ -69,6 +69,11 @@ static MCP_BLOB: LazyLock<Regex> =
 static SHELL_ID: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(ID: |task: |task_id\\?":\\?"|tasks/)b[0-9a-z]{8}\b"#).unwrap());
 
+/// The id NotebookEdit makes up for an inserted cell (8 hex digits), where a result names it.
+static NOTEBOOK_CELL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(Inserted cell |cell id=\\?"|cell_id\\?":\\?")[0-9a-f]{8}\b"#).unwrap()
+});
+
 static PIN_REF: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(ref\\?":\\?")[0-9a-f]{6}"#).unwrap());
 
@@ -79,6 +84,7 @@ pub fn redact(run: &RunOutcome, s: &str) -> String {
     let s = AGENT_WORKTREE.replace_all(&s, "agent-{id}");
     let s = WORKFLOW_TASK.replace_all(&s, "${1}{task_id}");
     let s = SHELL_ID.replace_all(&s, "${1}{shell_id}");
+    let s = NOTEBOOK_CELL.replace_all(&s, "${1}{cell_id}");
     let s = WORKFLOW_RUN.replace_all(&s, "wf_{run_id}");
     let s = PIN_REF.replace_all(&s, "${1}{ref}");
     let s = MCP_BLOB.replace_all(&s, "mcp-resource-{ms}-${1}-{rand}");
@@ -112,6 +118,15 @@ mod shell_id_tests {
         assert_eq!(
             super::SHELL_ID.replace_all(s, "${1}{shell_id}"),
             r#"with ID: {shell_id}. tasks/{shell_id}.output "task_id":"{shell_id}" task: {shell_id} (x) bootstrap"#
+        );
+    }
+
+    #[test]
+    fn an_inserted_cells_made_up_id_goes_and_a_named_cell_stays() {
+        let s = r#"Inserted cell 58fad369 with x <cell id="19cddd30"> <cell id="cell-a"> "cell_id":"58fad369""#;
+        assert_eq!(
+            super::NOTEBOOK_CELL.replace_all(s, "${1}{cell_id}"),
+            r#"Inserted cell {cell_id} with x <cell id="{cell_id}"> <cell id="cell-a"> "cell_id":"{cell_id}""#
         );
     }
 }

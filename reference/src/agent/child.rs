@@ -132,7 +132,12 @@ fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<Atomic
                 messages,
             );
         }
-        let body = request_body(config, &offered, &messages, silent, !launch.background);
+        let mut body = request_body(config, &offered, &messages, silent, !launch.background);
+        // The model asked for takes the request; the rest of its shape stays the session's (a
+        // named difference: 2.1.235 shapes it for that model).
+        if let Some(model) = &launch.model {
+            body["model"] = json!(model.request);
+        }
         let out = &announce.out;
         // A synchronous agent's final answer is its tool result, not an event (2.1.235 shows
         // only the steps that call tools): its blocks wait until the message proves to be one.

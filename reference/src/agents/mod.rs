@@ -17,7 +17,7 @@ use serde_json::Value;
 
 pub use notify::{notification_text, Announcer, Progress};
 pub use registry::{Registry, Status, Task};
-pub use runner::{Launch, Outcome, Runner};
+pub use runner::{AgentModel, Launch, Outcome, Runner};
 
 use crate::config::Config;
 use crate::limits;

@@ -25,6 +25,30 @@ pub struct Launch {
     /// Where the child works (a worktree when isolated).
     pub cwd: PathBuf,
     pub output_file: PathBuf,
+    /// The model asked for (Agent's `model`), instead of the session's.
+    pub model: Option<AgentModel>,
+}
+
+/// An Agent's `model` as 2.1.235 resolves each of its values (recorded:
+/// `core.parameter-coverage/agent-model`): the model its requests go to, and what its
+/// `resolvedModel` reports (opus with its 1M-context mark).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentModel {
+    pub request: &'static str,
+    pub reported: &'static str,
+}
+
+impl AgentModel {
+    pub fn of(alias: &str) -> Option<AgentModel> {
+        let (request, reported) = match alias {
+            "haiku" => ("claude-haiku-4-5-20251001", "claude-haiku-4-5-20251001"),
+            "sonnet" => ("claude-sonnet-4-5", "claude-sonnet-4-5"),
+            "opus" => ("claude-opus-5", "claude-opus-5[1m]"),
+            "fable" => ("claude-fable-5", "claude-fable-5"),
+            _ => return None,
+        };
+        Some(AgentModel { request, reported })
+    }
 }
 
 /// How the loop ended.

@@ -128,6 +128,7 @@ impl Tool for Agent {
             tool_use_id: ctx.tool_use_id.clone(),
             background,
             cwd,
+            model: input["model"].as_str().and_then(agents::AgentModel::of),
         };
         let task = agents.registry.start(
             &launch.id,
@@ -168,7 +169,7 @@ impl Tool for Agent {
             structured: json!({
                 "status": "completed", "prompt": launch.prompt, "agentId": launch.id,
                 "agentType": launch.agent_type, "content": [{"type": "text", "text": text}],
-                "resolvedModel": agents.config.model, "totalDurationMs": ended.duration_ms,
+                "resolvedModel": resolved_model(&agents, &launch), "totalDurationMs": ended.duration_ms,
                 "totalTokens": tokens, "totalToolUseCount": ended.tool_uses, "usage": usage.json(),
             }),
             is_error: None,
@@ -220,6 +221,14 @@ pub fn settle(agents: &Agents, id: &str, outcome: Outcome) -> agents::Task {
     task
 }
 
+/// The model an agent runs on, as its result reports it.
+fn resolved_model(agents: &Agents, launch: &Launch) -> String {
+    launch
+        .model
+        .as_ref()
+        .map_or_else(|| agents.config.model.clone(), |m| m.reported.to_owned())
+}
+
 /// The launch record: what was started and where its output goes, never its outcome.
 fn launched(agents: &Agents, launch: &Launch) -> ToolOutput {
     // 2.1.235's six lines, in its order: the launch, the id with how to continue the agent, the
@@ -244,7 +253,7 @@ fn launched(agents: &Agents, launch: &Launch) -> ToolOutput {
         content: text.clone(),
         structured: json!({
             "isAsync": true, "status": "async_launched", "agentId": launch.id,
-            "description": launch.description, "resolvedModel": agents.config.model,
+            "description": launch.description, "resolvedModel": resolved_model(agents, launch),
             "prompt": launch.prompt, "outputFile": launch.output_file, "canReadOutputFile": true,
         }),
         is_error: None,

@@ -34,6 +34,7 @@ impl Spawner for ChildSpawner {
             output_file: self
                 .transcript_dir
                 .join(format!("agent-{}.jsonl", call.agent_id)),
+            model: None,
         };
         let meta =
             json!({"agentType": agents::WORKFLOW_AGENT_TYPE, "spawnDepth": self.agents.depth});
