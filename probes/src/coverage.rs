@@ -16,8 +16,7 @@ use stubs::messages::{Block, RecordedRequest, Turn};
 
 use crate::scenario::Scenario;
 
-/// The suite's list of parameters left unexercised on purpose, beside the scenarios.
-pub const LIST_FILE: &str = "coverage.toml";
+pub use crate::scenario::COVERAGE_FILE as LIST_FILE;
 
 /// Tool name → its parameter names.
 pub type Params = BTreeMap<String, BTreeSet<String>>;
@@ -168,6 +167,11 @@ pub struct Coverage {
 }
 
 impl Coverage {
+    /// No run offered a parameter (a report of no runs, or of skips only).
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
     pub fn of(samples: &[Sample], scenarios: &[Scenario], listed: &[Listed]) -> Coverage {
         let scripted: BTreeMap<&str, Params> = scenarios
             .iter()

@@ -21,6 +21,7 @@ pub struct Doc {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unsteady: Vec<crate::report::repeats::Unsteady>,
     /// Which offered tool parameters the runs exercised, per target.
+    #[serde(skip_serializing_if = "crate::coverage::Coverage::is_empty")]
     pub coverage: crate::coverage::Coverage,
 }
 

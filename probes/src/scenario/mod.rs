@@ -16,6 +16,10 @@ pub use cues::{server_for, turn_for};
 pub use decision::{Answer, Channel, Decision};
 pub use trace_difference::{load_suite, TraceDifference, SUITE_FILE};
 
+/// The suite's list of tool parameters left unexercised on purpose (parameter coverage), beside
+/// the scenarios and not one of them.
+pub const COVERAGE_FILE: &str = "coverage.toml";
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -567,7 +571,7 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         } else if path.extension().is_some_and(|e| e == "toml")
             && path
                 .file_name()
-                .is_none_or(|n| n != SUITE_FILE && n != crate::coverage::LIST_FILE)
+                .is_none_or(|n| n != SUITE_FILE && n != COVERAGE_FILE)
         {
             out.push(path);
         }
