@@ -76,6 +76,8 @@ pub struct Task {
     started: Instant,
     /// The round (the count of drains before it) in which TaskStop stopped it.
     stopped_in: Option<u64>,
+    /// Its end is recorded and announced (`announced`).
+    told: bool,
 }
 
 /// A task's own words for its end: the notification's summary and what follows it, and the
@@ -154,6 +156,7 @@ impl Registry {
             report: None,
             started: Instant::now(),
             stopped_in: None,
+            told: false,
         };
         let mut state = self.state.lock().unwrap();
         state.tasks.retain(|t| t.id != id);
@@ -189,6 +192,7 @@ impl Registry {
         task.cancel = Arc::new(AtomicBool::new(false));
         task.started = Instant::now();
         task.stopped_in = None;
+        task.told = false;
         Some(task.clone())
     }
 
@@ -245,10 +249,19 @@ impl Registry {
         self.wait_until(id, timeout, |t| t.status != Status::Running)
     }
 
-    /// The task once its end is recorded (a stopped one's loop or command has wound down), or
-    /// as it is when `timeout` passes.
+    /// Its end's events are printed: what waits for the end may now print after them.
+    pub fn announced(&self, id: &str) {
+        let mut state = self.state.lock().unwrap();
+        if let Some(task) = state.tasks.iter_mut().find(|t| t.id == id) {
+            task.told = true;
+        }
+        self.changed.notify_all();
+    }
+
+    /// The task once its end is recorded and announced (a stopped one's loop or command has
+    /// wound down), or as it is when `timeout` passes.
     pub fn wait_ended(&self, id: &str, timeout: Duration) -> Option<Task> {
-        self.wait_until(id, timeout, |t| t.result.is_some())
+        self.wait_until(id, timeout, |t| t.told)
     }
 
     fn wait_until(
@@ -439,6 +452,19 @@ mod tests {
         });
         assert_eq!(r.take_notices().len(), 1);
         ender.join().unwrap();
+    }
+
+    #[test]
+    fn a_wait_for_the_end_waits_for_its_announcement_not_only_its_record() {
+        let r = Registry::default();
+        r.start("b1", SHELL, "d", "p", "t1", "/x".into(), true);
+        r.stop("b1").unwrap();
+        r.finish("b1", ending(Status::Killed));
+        let waited = Instant::now();
+        assert!(!r.wait_ended("b1", Duration::from_millis(50)).unwrap().told);
+        assert!(waited.elapsed() >= Duration::from_millis(50));
+        r.announced("b1");
+        assert!(r.wait_ended("b1", Duration::from_secs(5)).unwrap().told);
     }
 
     #[test]

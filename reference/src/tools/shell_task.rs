@@ -138,10 +138,12 @@ fn watch(
             .running_after(&task, &agents.registry.running());
         agents.announce.ended(&task);
     }
+    // Only now may TaskStop's result, or the process's exit, follow.
+    agents.registry.announced(id);
 }
 
-/// Waits (bounded) until a stopped shell's watcher has recorded its end and announced it, so
-/// what TaskStop returns comes after those events, as on 2.1.235.
+/// Waits (bounded) until a stopped shell's watcher has recorded its end and printed its events,
+/// so what TaskStop returns, and the exit, come after them, as on 2.1.235.
 pub fn await_end(agents: &Agents, id: &str) {
     agents.registry.wait_ended(id, STOP_WAIT);
 }
