@@ -315,8 +315,9 @@ fn request_body(
     ]);
     let tools = tools.iter().map(|t| tools::definition(*t)).collect();
     let mut body = crate::agent::request_frame(config, Role::Subagent, system, tools, messages);
-    // A foreground agent's thinking is never shown under -p, so 2.1.235 asks for none of its text.
-    if foreground && !wire::get().interactive {
+    // A foreground agent's thinking is never shown under -p, nor a workflow agent's, so 2.1.235
+    // asks for none of its text (recorded: core.parameter-coverage/workflow-args).
+    if (foreground || workflow) && !wire::get().interactive {
         body["thinking"]["display"] = json!("omitted");
     }
     body
