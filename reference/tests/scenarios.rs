@@ -142,11 +142,7 @@ fn run(scenario: &Scenario, spec: &str) -> Result<(), Failed> {
     let target = if spec == "reference" {
         // Every scripted session is served whole first (its checks and snapshot use that run),
         // then split: the probe fails if a split changes a byte of the trace.
-        if scenario.argv.is_none() && scenario.splits.is_empty() && !scenario.turns.is_empty() {
-            scenario.splits = ["whole", "every-byte", "random:99"]
-                .map(String::from)
-                .to_vec();
-        }
+        scenario = scenario.with_suite_splits();
         Target::reference(reference_binary())
     } else {
         Target::resolve_claude(spec, &probes::target::default_cache())

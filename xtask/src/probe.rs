@@ -36,7 +36,8 @@ pub struct ProbeArgs {
     #[arg(long)]
     jobs: Option<usize>,
     /// Run everything N times and report each scenario whose status or trace was not the same
-    /// every time, with what moved: a flake seen before CI sees it.
+    /// every time, with what moved: a flake seen before CI sees it. On the reference each
+    /// scripted session is also split as the test suite splits it (every byte, random cuts).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     repeat: u32,
     /// Run N times the CPUs' worth of scenarios at once (instead of `--jobs`): the suite under
@@ -83,11 +84,20 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
     end_cleanly_on_signals(&runtime)?;
     let started = Instant::now();
     // A scenario that does not name a target's kind is no run of it (not even a skip).
+    // A repeat looks for what CI would see: on the reference, the splits the test suite adds.
+    let suite_splits = args.repeat > 1;
     let applicable = |spec: &str| -> Vec<Scenario> {
         scenarios
             .iter()
             .filter(|s| s.applies_to(probes::version::family(spec)))
             .cloned()
+            .map(|s| {
+                if suite_splits && spec == "reference" {
+                    s.with_suite_splits()
+                } else {
+                    s
+                }
+            })
             .collect()
     };
     let once: usize = specs.iter().map(|spec| applicable(spec).len()).sum();

@@ -16,6 +16,20 @@ pub use cues::{server_for, turn_for};
 pub use decision::{Answer, Channel, Decision};
 pub use trace_difference::{load_suite, TraceDifference, SUITE_FILE};
 
+impl Scenario {
+    /// The scenario as the reference suite runs it: a scripted session is also served a byte at
+    /// a time and at random cut points, and must give the same trace (`core.sse-split`, applied
+    /// to the whole suite). A scenario with splits or a command line of its own keeps them.
+    pub fn with_suite_splits(mut self) -> Scenario {
+        if self.argv.is_none() && self.splits.is_empty() && !self.turns.is_empty() {
+            self.splits = ["whole", "every-byte", "random:99"]
+                .map(String::from)
+                .to_vec();
+        }
+        self
+    }
+}
+
 /// The suite's list of tool parameters left unexercised on purpose (parameter coverage), beside
 /// the scenarios and not one of them.
 pub const COVERAGE_FILE: &str = "coverage.toml";
