@@ -21,13 +21,11 @@ pub use crate::scenario::COVERAGE_FILE as LIST_FILE;
 /// Tool name → its parameter names.
 pub type Params = BTreeMap<String, BTreeSet<String>>;
 
-/// The built-in tools' parameters offered in `requests`.
-pub fn offered(requests: &[RecordedRequest]) -> Params {
-    let mut params = Params::new();
+/// Adds the built-in tools' parameters offered in `requests` to `params`.
+pub fn add_offered(requests: &[RecordedRequest], params: &mut Params) {
     for request in requests {
-        offered_in(&request.body, &mut params);
+        offered_in(&request.body, params);
     }
-    params
 }
 
 /// The built-in tools' parameters in one request body's `tools[]`.
@@ -99,6 +97,15 @@ pub struct Listed {
     pub reason: String,
 }
 
+impl Listed {
+    /// Whether the entry speaks for `target` (every target without `only`).
+    pub fn names(&self, target: &str) -> bool {
+        self.only
+            .as_deref()
+            .is_none_or(|only| crate::version::names(only, target))
+    }
+}
+
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ListFile {
@@ -151,11 +158,7 @@ impl Row {
     }
 
     pub fn listed_for(&self, target: &str) -> Option<&Listed> {
-        self.listed.iter().find(|l| {
-            l.only
-                .as_deref()
-                .is_none_or(|only| crate::version::names(only, target))
-        })
+        self.listed.iter().find(|l| l.names(target))
     }
 }
 
@@ -257,15 +260,7 @@ impl Coverage {
         listed
             .iter()
             .filter(|l| {
-                let named: Vec<&String> = self
-                    .targets
-                    .iter()
-                    .filter(|t| {
-                        l.only
-                            .as_deref()
-                            .is_none_or(|only| crate::version::names(only, t))
-                    })
-                    .collect();
+                let named: Vec<&String> = self.targets.iter().filter(|t| l.names(t)).collect();
                 let row = self
                     .rows
                     .iter()
@@ -279,6 +274,45 @@ impl Coverage {
             })
             .cloned()
             .collect()
+    }
+
+    /// How many parameters `target` offered, and how many of them a scenario exercised there.
+    pub fn counts(&self, target: &str) -> (usize, usize) {
+        let on = |targets: &[String]| targets.iter().any(|t| t == target);
+        let offered = self.rows.iter().filter(|r| on(&r.offered_on)).count();
+        let exercised = self.rows.iter().filter(|r| on(&r.exercised_on)).count();
+        (offered, exercised)
+    }
+
+    /// What the suite must never have, each as a sentence that says what to do: a parameter of
+    /// the reference no scenario scripts (`unexercised_anywhere`), or a listing no longer needed
+    /// (`stale`). Empty when the suite holds.
+    pub fn suite_problems(&self, listed: &[Listed]) -> Vec<String> {
+        let mut problems = Vec::new();
+        let nowhere: Vec<(&str, &str)> = self
+            .unexercised_anywhere()
+            .iter()
+            .map(|r| (r.tool.as_str(), r.param.as_str()))
+            .collect();
+        if !nowhere.is_empty() {
+            problems.push(format!(
+                "exercised by no scenario at all: {} (script each in a scenario that checks its \
+                 effect, or list it in scenarios/coverage.toml with a reason)",
+                dotted(&nowhere)
+            ));
+        }
+        let stale = self.stale(listed);
+        if !stale.is_empty() {
+            let names: Vec<(&str, &str)> = stale
+                .iter()
+                .map(|l| (l.tool.as_str(), l.param.as_str()))
+                .collect();
+            problems.push(format!(
+                "listed in scenarios/coverage.toml but exercised (or no longer offered): {} (drop them)",
+                dotted(&names)
+            ));
+        }
+        problems
     }
 
     /// Per tool, one line per target: `exercised/offered`, then the parameters not exercised.
@@ -319,6 +353,15 @@ impl Coverage {
         }
         out
     }
+}
+
+/// `Tool.param, Tool.param`.
+fn dotted(params: &[(&str, &str)]) -> String {
+    params
+        .iter()
+        .map(|(tool, param)| format!("{tool}.{param}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[cfg(test)]

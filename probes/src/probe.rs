@@ -90,9 +90,7 @@ pub async fn probe(scenario: &Scenario, target: &Target, records: Option<&Path>)
                 }
             };
             duration_ms += run.duration.as_millis() as u64;
-            for (tool, params) in crate::coverage::offered(&run.requests) {
-                offered.entry(tool).or_default().extend(params);
-            }
+            crate::coverage::add_offered(&run.requests, &mut offered);
             if first_channel && views.is_none() {
                 views = Some(views_of(&run));
             }

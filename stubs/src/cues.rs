@@ -400,20 +400,21 @@ impl Cues {
         let mut changed = self.inner.version.subscribe();
         let deadline = tokio::time::Instant::now() + cue.bound();
         loop {
-            let (happened, seen) = match cue.file_holds() {
-                Some(holds) => (holds, String::new()),
+            // A file has no event to wake on: it is looked at again after a short while.
+            let (happened, seen, next) = match cue.file_holds() {
+                Some(holds) => (
+                    holds,
+                    String::new(),
+                    deadline.min(tokio::time::Instant::now() + FILE_LOOK),
+                ),
                 None => {
                     let seen = self.seen(cue);
-                    (seen >= cue.needed(), format!(" ({seen} seen)"))
+                    (seen >= cue.needed(), format!(" ({seen} seen)"), deadline)
                 }
             };
             if happened {
                 return true;
             }
-            let next = match cue.file_holds() {
-                Some(_) => deadline.min(tokio::time::Instant::now() + FILE_LOOK),
-                None => deadline,
-            };
             let woke = tokio::time::timeout_at(next, changed.changed()).await;
             let ran_out = tokio::time::Instant::now() >= deadline || matches!(woke, Ok(Err(_)));
             if ran_out {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use probes::coverage::{self, Coverage, Params, Sample};
+use probes::coverage::{self, Coverage, Listed, Params, Sample};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -48,19 +48,7 @@ pub fn run(args: CoverageArgs) -> Result<bool> {
         .collect();
     let coverage = Coverage::of(&samples, &scenarios, &listed);
     print!("{}", coverage.text());
-    let mut ok = print_summary(&coverage);
-    let stale = coverage.stale(&listed);
-    if !stale.is_empty() {
-        let names: Vec<String> = stale
-            .iter()
-            .map(|l| format!("{}.{}", l.tool, l.param))
-            .collect();
-        println!(
-            "listed in scenarios/coverage.toml but exercised (or no longer offered): {} (drop them)",
-            names.join(", ")
-        );
-        ok = false;
-    }
+    let ok = print_summary(&coverage, &listed);
     if let Some(path) = args.json {
         std::fs::write(&path, serde_json::to_vec_pretty(&coverage)?)
             .with_context(|| format!("cannot write {}", path.display()))?;
@@ -68,40 +56,22 @@ pub fn run(args: CoverageArgs) -> Result<bool> {
     Ok(ok || !args.check)
 }
 
-/// One line per target, then what the suite must never have: a parameter of the reference no
-/// scenario scripts. True when nothing is missing anywhere.
-pub fn print_summary(coverage: &Coverage) -> bool {
+/// One line per target, then what the suite must never have (`Coverage::suite_problems`). True
+/// when every target's offer is exercised or listed and the suite holds.
+pub fn print_summary(coverage: &Coverage, listed: &[Listed]) -> bool {
     let mut ok = true;
     println!();
     for target in &coverage.targets {
-        let offered = coverage
-            .rows
-            .iter()
-            .filter(|r| r.offered_on.contains(target))
-            .count();
-        let exercised = coverage
-            .rows
-            .iter()
-            .filter(|r| r.exercised_on.contains(target))
-            .count();
-        let gaps = coverage.gaps(target);
-        let listed = offered - exercised - gaps.len();
+        let (offered, exercised) = coverage.counts(target);
+        let gaps = coverage.gaps(target).len();
         println!(
-            "parameters on {target}: {exercised}/{offered} exercised, {listed} listed, {} missing",
-            gaps.len()
+            "parameters on {target}: {exercised}/{offered} exercised, {} listed, {gaps} missing",
+            offered - exercised - gaps
         );
-        ok &= gaps.is_empty();
+        ok &= gaps == 0;
     }
-    let nowhere = coverage.unexercised_anywhere();
-    if !nowhere.is_empty() {
-        let names: Vec<String> = nowhere
-            .iter()
-            .map(|r| format!("{}.{}", r.tool, r.param))
-            .collect();
-        println!(
-            "exercised by no scenario at all: {} (script it, or list it in scenarios/coverage.toml with a reason)",
-            names.join(", ")
-        );
+    for problem in coverage.suite_problems(listed) {
+        println!("{problem}");
         ok = false;
     }
     ok

@@ -155,7 +155,7 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
     parity_ok &= print_outcome(&doc, &suite, whole_suite);
     if whole_suite {
         // A part of the suite leaves parameters unexercised that the rest exercises.
-        crate::coverage::print_summary(&doc.coverage);
+        crate::coverage::print_summary(&doc.coverage, &listed);
     }
     if repeats > 1 {
         print_unsteady(&unsteady, repeats);

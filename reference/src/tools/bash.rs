@@ -66,7 +66,7 @@ impl Tool for Bash {
         let cwd_file = tempfile::NamedTempFile::new().map_err(err)?;
         // One open file for both streams: they share its offset, so they interleave in order.
         let sink = out.reopen().map_err(err)?;
-        let mut child = Command::new("bash")
+        let child = Command::new("bash")
             // The trap records where the command left the shell, however it exits.
             .arg("-c")
             .arg(r#"trap 'pwd -P >| "$__REFERENCE_CWD_FILE"' EXIT; eval "$__REFERENCE_COMMAND""#)
@@ -84,42 +84,34 @@ impl Tool for Bash {
             .as_str()
             .filter(|d| !d.is_empty())
             .unwrap_or(command);
-        let agents = ctx.agents.clone();
-        let tool_use_id = ctx.tool_use_id.clone();
+        // The command with the files it holds, whether it stays in the foreground or not.
+        let mut shell = shell_task::Shell {
+            child,
+            out,
+            cwd_file,
+            command,
+            description,
+        };
         if input["run_in_background"].as_bool() == Some(true) {
-            let (Some(agents), Some(place)) = (agents, place) else {
-                kill_group(pid, &mut child);
+            let (Some(agents), Some(place)) = (ctx.agents.as_ref(), place.as_ref()) else {
+                kill_group(pid, &mut shell.child);
                 return Err(ToolError::wrapped(
                     "a background command needs a session to run in",
                 ));
             };
-            let shell = shell_task::Shell {
-                child,
-                out,
-                cwd_file,
-                command,
-                description,
-            };
-            return to_background(&agents, &place, shell, &tool_use_id, None);
+            return to_background(agents, place, shell, &ctx.tool_use_id, None);
         }
         let started = Instant::now();
         let status = loop {
-            if let Some(status) = child.try_wait().map_err(err)? {
+            if let Some(status) = shell.child.try_wait().map_err(err)? {
                 break status;
             }
             if started.elapsed() >= Duration::from_millis(timeout_ms) {
                 // 2.1.235 moves a command still running at its timeout to the background.
-                if let (Some(agents), Some(place)) = (agents, place) {
-                    let shell = shell_task::Shell {
-                        child,
-                        out,
-                        cwd_file,
-                        command,
-                        description,
-                    };
-                    return to_background(&agents, &place, shell, &tool_use_id, Some(timeout_ms));
+                if let (Some(agents), Some(place)) = (ctx.agents.as_ref(), place.as_ref()) {
+                    return to_background(agents, place, shell, &ctx.tool_use_id, Some(timeout_ms));
                 }
-                kill_group(pid, &mut child);
+                kill_group(pid, &mut shell.child);
                 return Err(ToolError::wrapped(format!(
                     "Command timed out after {}",
                     seconds(timeout_ms)
@@ -127,17 +119,17 @@ impl Tool for Bash {
             }
             if ctx.cancelled() {
                 // TaskStop ended this loop's task: the command goes with it, group and all.
-                kill_group(pid, &mut child);
+                kill_group(pid, &mut shell.child);
                 return Err(ToolError::interrupted());
             }
             std::thread::sleep(Duration::from_millis(5));
         };
         // Anything the command left running goes with it.
-        kill_group(pid, &mut child);
-        let mut output = std::fs::read(out.path())
+        kill_group(pid, &mut shell.child);
+        let mut output = std::fs::read(shell.out.path())
             .map(|b| String::from_utf8_lossy(&b).trim_end().to_owned())
             .unwrap_or_default();
-        if let Ok(dir) = std::fs::read_to_string(cwd_file.path()) {
+        if let Ok(dir) = std::fs::read_to_string(shell.cwd_file.path()) {
             let dir = std::path::PathBuf::from(dir.trim_end());
             // The shell may move within the project; leaving it resets the shell, as the real CLI does.
             if dir.starts_with(&ctx.cwd) {
