@@ -1,6 +1,6 @@
-//! One prompt's loop: the request is assembled from the current state every time (the tool
-//! catalog is read at assembly, so a catalog that changes applies from the next request on),
-//! streamed, its tool_uses run through the pipeline, their results paired back, until the model
+//! One prompt's loop: the request is assembled from the current state every time (the MCP
+//! catalog a request carries is the one applied when the answer before it ended, so a catalog that
+//! changes during a tool round applies from the request after next), streamed, its tool_uses run through the pipeline, their results paired back, until the model
 //! ends its turn, the user stops it at a question, or a limit ends it.
 
 use std::time::Instant;
@@ -33,6 +33,8 @@ pub struct Turn<'s, 'a> {
     denials: Vec<Value>,
     /// The index of this prompt's user message (Brief's turn-end check looks after it).
     since: usize,
+    /// The MCP catalogs the next request carries, taken when the last answer ended.
+    next_mcp_tools: Option<Vec<McpTool>>,
 }
 
 /// How the result event ends a prompt.
@@ -56,6 +58,7 @@ impl<'s, 'a> Turn<'s, 'a> {
             users: 0,
             denials: Vec::new(),
             since,
+            next_mcp_tools: None,
         }
     }
 
@@ -63,9 +66,15 @@ impl<'s, 'a> Turn<'s, 'a> {
     pub async fn run(mut self) -> i32 {
         loop {
             let s = &mut *self.session;
-            // The MCP catalogs as applied right now: a refresh that lands after this line reaches
-            // the model in the next request, never this one.
-            let mcp_tools = s.mcp.current_tools();
+            // Seed 002 line 207: the loop rebuilds tools at the request boundary, and the boundary
+            // of a request that carries tool results is the end of the answer that asked for
+            // them. A `list_changed` a tool call sets off therefore never reaches the request
+            // carrying that call's result, whatever the timing (2.1.235 reads its table after
+            // the tool round instead, so there the refresh races the read).
+            let mcp_tools = self
+                .next_mcp_tools
+                .take()
+                .unwrap_or_else(|| s.mcp.current_tools());
             // LSP registers once a language server does: it is offered from the second request on.
             let offered = tools::builtin(s.offer(self.turns >= 1 && s.ctx.lsp.has_servers()));
             s.ctx.tool_search.refresh(&offered, &mcp_tools, &s.messages);
@@ -96,6 +105,7 @@ impl<'s, 'a> Turn<'s, 'a> {
                     return api_failure(&s.out, &s.client, &error, s.started, self.users + 1)
                 }
             };
+            self.next_mcp_tools = Some(s.mcp.current_tools());
             self.api_ms += answer.api_ms;
             self.usage.add(&answer.message);
             s.last_total = context::reminders::answer_total(&answer.message);

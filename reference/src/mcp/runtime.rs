@@ -4,9 +4,10 @@
 //!
 //! Catalog ownership: a refresh replaces a server's catalog when its `tools/list` completes (a
 //! newer generation; an older concurrent result never overwrites a newer one; a failure keeps the
-//! previous tools). The session reads the catalogs only when it assembles a request, through
-//! [`McpRuntime::current_tools`], so a request already assembled or sent keeps its tools and a
-//! refresh that lands later reaches the model in the next request.
+//! previous tools). The session reads the catalogs through [`McpRuntime::current_tools`] at each
+//! request's boundary (the first request's assembly, then the end of each answer), so a request
+//! whose boundary has passed keeps its tools and a refresh that lands later reaches the model in
+//! the next request.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};

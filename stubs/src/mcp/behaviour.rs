@@ -167,6 +167,10 @@ impl Behaviour {
                     actions.push(Action::Send(json!({
                         "jsonrpc": "2.0", "method": "notifications/tools/list_changed"
                     })));
+                    if let Some(after) = self.script.list_changed_result_after.clone() {
+                        let n = self.calls;
+                        actions.push(Action::Await(after, format!("tools/call #{n} result")));
+                    }
                 }
                 let spec = spec.expect("checked above");
                 let mut r = json!({"content": spec.content.clone().unwrap_or_else(|| json!([{"type": "text", "text": text}]))});
@@ -294,6 +298,25 @@ mod tests {
         assert_eq!(s[0]["method"], "notifications/tools/list_changed");
         assert_eq!(s[1]["result"]["content"][0]["text"], "R");
         assert_eq!(list(&mut b), 2);
+    }
+
+    #[test]
+    fn a_held_list_changed_result_goes_out_after_the_notification_and_the_event() {
+        let mut b = behaviour(json!({
+            "list_changed_after_call": 1,
+            "list_changed_result_after": {"mcp": "s", "answered": "tools/list", "nth": 2},
+            "generation": [{"tool": [{"name": "echo", "result": "R"}]},
+                           {"tool": [{"name": "echo"}, {"name": "new"}]}]
+        }));
+        let a = b.on_message(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo", "arguments": {}}}));
+        match &a[..] {
+            [Action::Send(note), Action::Await(_, what), Action::Send(result)] => {
+                assert_eq!(note["method"], "notifications/tools/list_changed");
+                assert_eq!(what, "tools/call #1 result");
+                assert_eq!(result["result"]["content"][0]["text"], "R");
+            }
+            other => panic!("notification, hold, result: {other:?}"),
+        }
     }
 
     #[test]

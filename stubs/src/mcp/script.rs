@@ -59,6 +59,10 @@ pub struct McpScript {
     /// `notifications/tools/list_changed` before that call's result.
     #[serde(default)]
     pub list_changed_after_call: Option<usize>,
+    /// Hold the result of that call, sent after the notification, until this event (the
+    /// client's refetch answered, say): a refresh that lands while the tool round is open.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub list_changed_result_after: Option<crate::cues::After>,
     /// Tools per `tools/list` page; absent = one page.
     #[serde(default)]
     pub page_size: Option<usize>,
