@@ -293,7 +293,14 @@ fn builtin_checks(scenario: &Scenario, run: &RunOutcome) -> Vec<CheckOutcome> {
             ),
         };
         if check.ok && !run.decision_differences.is_empty() {
-            check.expected_difference = Some(run.decision_differences.join("; "));
+            // Several decisions for one target usually share their reason: said once.
+            let mut reasons: Vec<&str> = Vec::new();
+            for r in &run.decision_differences {
+                if !reasons.contains(&r.as_str()) {
+                    reasons.push(r);
+                }
+            }
+            check.expected_difference = Some(reasons.join("; "));
         }
         out.push(check);
     }

@@ -59,9 +59,14 @@ fn dont_ask(tool: &str) -> String {
 /// Why 2.1.235 asks about a command no rule allows (`decision_reason`, type `other`).
 const NEEDS_APPROVAL: &str = "This command requires approval";
 
-/// The reference's refusal in plan mode (seed 004: plan mode refuses changes until a plan is
-/// approved; 2.1.235 asks the user instead).
+/// The reference's refusal of a command in plan mode (seed 004: plan mode refuses changes until
+/// a plan is approved; 2.1.235 asks the user instead).
 pub const PLAN_MODE_REFUSAL: &str = "Plan mode is active: nothing may be changed until the user approves a plan. Keep exploring and planning, then call ExitPlanMode.";
+
+/// The refusal of a file write in plan mode: 2.1.235's text where nobody can answer its question.
+pub fn plan_mode_write_refusal(path: &Path) -> String {
+    format!("Cannot write to {} while in plan mode.", path.display())
+}
 
 pub struct Permissions {
     pub mode: Mode,
@@ -117,6 +122,7 @@ impl Permissions {
                 self.by_rules(tool, Some((command, &segments)))
                     .unwrap_or_else(|| self.execute(command, &segments))
             }
+            Access::Fetch(host) => self.fetch(tool, host),
             Access::Mcp(name) => self.by_rules(tool, None).unwrap_or_else(|| match self.mode {
                 Mode::BypassPermissions => Decision::Allow,
                 Mode::DontAsk => refuse(dont_ask(tool), "mode"),
@@ -209,11 +215,42 @@ impl Permissions {
         allowed.then_some(Decision::Allow)
     }
 
+    /// A fetch from `host`: a rule on the whole tool or on the domain (`WebFetch(domain:host)`)
+    /// decides first, then the mode; the question proposes the domain's rule. Every mode but
+    /// bypass and don't-ask asks (recorded on 2.1.235, `core.permission-modes`).
+    fn fetch(&self, tool: &str, host: &str) -> Decision {
+        let domain = format!("domain:{host}");
+        let names = |r: &Rule| r.tool == tool && r.content.as_deref().is_none_or(|c| c == domain);
+        if let Some(decision) = self.rule_gate(tool) {
+            return decision;
+        }
+        if self.rules.deny.iter().any(names) {
+            return refuse(format!("Permission to use {tool} has been denied."), "rule");
+        }
+        if self.rules.allow.iter().any(names) && !self.rules.ask.iter().any(names) {
+            return Decision::Allow;
+        }
+        match self.mode {
+            Mode::BypassPermissions => Decision::Allow,
+            Mode::DontAsk => refuse(dont_ask(tool), "mode"),
+            _ => Decision::Ask(Prompt {
+                unanswered: format!(
+                    "Claude requested permissions to use {tool}, but you haven't granted it yet."
+                ),
+                // Keys in 2.1.235's order for this suggestion, which differs from Bash's.
+                suggestions: vec![
+                    json!({"type": "addRules", "destination": "localSettings", "rules": [{"toolName": tool, "ruleContent": domain}], "behavior": "allow"}),
+                ],
+                ..Prompt::default()
+            }),
+        }
+    }
+
     fn write(&self, tool: &str, path: &Path) -> Decision {
         match self.mode {
             Mode::BypassPermissions | Mode::AcceptEdits => Decision::Allow,
             Mode::DontAsk => refuse(dont_ask(tool), "mode"),
-            Mode::Plan => refuse(PLAN_MODE_REFUSAL.into(), "mode"),
+            Mode::Plan => refuse(plan_mode_write_refusal(path), "mode"),
             Mode::Default => {
                 let inside = self.dirs.iter().any(|d| path.starts_with(d));
                 let mut suggestions = vec![set_mode_suggestion()];
@@ -361,6 +398,26 @@ mod tests {
             Decision::Ask(_) => "ask",
             Decision::Refuse(_) => "refuse",
         }
+    }
+
+    fn fetch(p: &Permissions, host: &str) -> Decision {
+        p.decide("WebFetch", &Access::Fetch(host.into()))
+    }
+
+    #[test]
+    fn a_fetch_asks_proposing_its_domain_and_a_domain_rule_answers_only_for_that_domain() {
+        let (_d, mut p) = permissions(r#"{"permissions": {"allow": ["WebFetch(domain:docs.example.test)"]}}"#);
+        assert!(matches!(fetch(&p, "docs.example.test"), Decision::Allow));
+        let Decision::Ask(prompt) = fetch(&p, "other.example.test") else {
+            panic!("another domain asks");
+        };
+        assert_eq!(prompt.suggestions[0]["rules"][0]["ruleContent"], "domain:other.example.test");
+        p.mode = Mode::BypassPermissions;
+        assert!(matches!(fetch(&p, "other.example.test"), Decision::Allow));
+        p.mode = Mode::DontAsk;
+        assert!(matches!(fetch(&p, "other.example.test"), Decision::Refuse(_)));
+        let (_d, p) = permissions(r#"{"permissions": {"deny": ["WebFetch(domain:docs.example.test)"]}}"#);
+        assert!(matches!(fetch(&p, "docs.example.test"), Decision::Refuse(_)));
     }
 
     #[test]

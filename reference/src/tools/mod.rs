@@ -372,7 +372,7 @@ pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
         )
         .collect();
     if offer.plan_mode {
-        tools.retain(|t| !pipeline::PLAN_WITHDRAWN.contains(&t.name()));
+        tools.retain(|t| pipeline::plan_withdrawn(t.name()).is_none());
     }
     if let Some(only) = offer.only {
         tools.retain(|t| surface::named(*t, only));

@@ -7,7 +7,7 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use super::{persist, schema, Access, Failure, Tool, ToolContext, ToolError};
-use crate::permissions::{Decision, RefusalKind, PLAN_MODE_REFUSAL};
+use crate::permissions::{plan_mode_write_refusal, Decision, RefusalKind, PLAN_MODE_REFUSAL};
 use crate::vocab::{Ask, Mode, Prompt, Reply};
 
 pub struct ToolResult {
@@ -127,8 +127,16 @@ const DISABLED_WHEN_ABSENT: &[&str] = &[
     "Workflow",
 ];
 
-/// The tools plan mode takes out of tools[] (seed 004: plan mode changes the tool surface).
-pub const PLAN_WITHDRAWN: &[&str] = &["Edit", "Write", "NotebookEdit"];
+/// A tool plan mode takes out of tools[] (seed 004: plan mode changes the tool surface), by
+/// name: a call to it is still refused with its parsed input.
+pub fn plan_withdrawn(name: &str) -> Option<&'static dyn Tool> {
+    match name {
+        "Edit" => Some(&super::edit::Edit),
+        "Write" => Some(&super::write::Write),
+        "NotebookEdit" => Some(&super::notebook::NotebookEdit),
+        _ => None,
+    }
+}
 
 /// The text when the host's changed input does not fit the tool's schema.
 fn bad_updated_input(tool: &str, issues: &[schema::Issue]) -> ToolError {
@@ -155,7 +163,9 @@ pub fn parsed_input(tools: &[&dyn Tool], tool_use: &Value) -> Value {
     let sent = &tool_use["input"];
     match tools
         .iter()
+        .copied()
         .find(|t| t.name() == name || t.aliases().contains(&name))
+        .or_else(|| plan_withdrawn(name))
     {
         Some(tool) => {
             let input = tool.coerce_input(sent).unwrap_or_else(|| sent.clone());
@@ -174,10 +184,16 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
         .find(|t| t.name() == name || t.aliases().contains(&name))
     else {
         // Withdrawn by plan mode, not unknown: the model is told why.
-        if ctx.permissions.mode == Mode::Plan && PLAN_WITHDRAWN.contains(&name) {
+        if ctx.permissions.mode == Mode::Plan && plan_withdrawn(name).is_some() {
+            let path = input["file_path"]
+                .as_str()
+                .or_else(|| input["notebook_path"].as_str());
             return ToolResult::refused(
                 id,
-                PLAN_MODE_REFUSAL.into(),
+                path.map_or_else(
+                    || PLAN_MODE_REFUSAL.into(),
+                    |p| plan_mode_write_refusal(&ctx.cwd.join(p)),
+                ),
                 Some(Some(("mode", None))),
                 "permission-rule",
             );
@@ -382,6 +398,7 @@ fn ask(
 fn describe(tool: &str, input: &Value, cwd: &Path) -> Option<String> {
     match tool {
         "Bash" => input["description"].as_str().map(str::to_owned),
+        "WebFetch" => input["url"].as_str().map(str::to_owned),
         _ => {
             let path = input["file_path"]
                 .as_str()

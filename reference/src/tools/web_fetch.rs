@@ -46,9 +46,14 @@ impl Tool for WebFetch {
         Some(&limits::WEB_FETCH_RESULT_BUDGET)
     }
 
-    /// Rules by domain and the mode decide, as for a tool of its own permission class.
-    fn access(&self, _input: &Value, _ctx: &ToolContext) -> Access {
-        Access::Mcp(self.name().to_owned())
+    /// Rules by domain and the mode decide.
+    fn access(&self, input: &Value, _ctx: &ToolContext) -> Access {
+        let host = input["url"]
+            .as_str()
+            .and_then(|u| reqwest::Url::parse(u).ok())
+            .and_then(|u| u.host_str().map(str::to_owned))
+            .unwrap_or_default();
+        Access::Fetch(host)
     }
 
     /// zod's `url()` check, as 2.1.235 reports it (exp.webf-1: `not a url`).

@@ -16,6 +16,8 @@ pub enum Access {
     Execute(String),
     /// A tool of an MCP server, by its wire name.
     Mcp(String),
+    /// A page fetched from this host (WebFetch): rules may name the domain.
+    Fetch(String),
     /// Only the session's own state (the todo list).
     Session,
     /// The tool decides itself (`Tool::check_permissions`), after the deny and ask rules.
