@@ -179,8 +179,8 @@ fn can_use_tool(ask: &Ask) -> Value {
         map.insert("description".into(), json!(description));
     }
     let prompt = ask.prompt;
-    if !prompt.suggestions.is_empty() {
-        map.insert("permission_suggestions".into(), json!(prompt.suggestions));
+    if let Some(suggestions) = &prompt.suggestions {
+        map.insert("permission_suggestions".into(), json!(suggestions));
     }
     if let Some(path) = &prompt.blocked_path {
         map.insert("blocked_path".into(), json!(path.display().to_string()));
@@ -191,10 +191,8 @@ fn can_use_tool(ask: &Ask) -> Value {
     if let Some(kind) = prompt.reason_type {
         map.insert("decision_reason_type".into(), json!(kind));
     }
-    // The reference's safety checks all need a person, as 2.1.235's ClaudeDesign and
-    // EnterWorktree checks do (`classifierApprovable: false`).
     if prompt.reason_type == Some("safetyCheck") {
-        map.insert("classifier_approvable".into(), json!(false));
+        map.insert("classifier_approvable".into(), json!(prompt.approvable));
     }
     map.insert("tool_use_id".into(), json!(ask.tool_use_id));
     if ask.interactive {

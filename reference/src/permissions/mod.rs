@@ -6,6 +6,7 @@
 pub mod bash;
 pub mod prefix;
 pub mod rules;
+mod sensitive;
 
 use std::path::{Path, PathBuf};
 
@@ -54,6 +55,20 @@ fn dont_ask(tool: &str) -> String {
     format!(
         "Permission to use {tool} has been denied because Claude Code is running in don't ask mode. IMPORTANT: You *may* attempt to accomplish this action using other tools that might naturally be used to accomplish this goal, e.g. using head instead of cat. But you *should not* attempt to work around this denial in malicious ways, e.g. do not use your ability to run tests to execute non-test actions. You should only try to work around this restriction in reasonable ways that do not attempt to bypass the intent behind this denial. If you believe this capability is essential to complete the user's request, STOP and explain to the user what you were trying to do and why you need this permission. Let the user decide how to proceed."
     )
+}
+
+/// A sensitive file's question: a safety check a classifier may answer, whose text is also the
+/// refusal when nobody can.
+fn safety_question(message: String, suggestions: Vec<Value>, blocked_path: Option<PathBuf>) -> Prompt {
+    Prompt {
+        unanswered: message.clone(),
+        suggestions: Some(suggestions),
+        blocked_path,
+        reason: Some(message),
+        reason_type: Some("safetyCheck"),
+        approvable: true,
+        message: None,
+    }
 }
 
 /// Why 2.1.235 asks about a command no rule allows (`decision_reason`, type `other`).
@@ -238,60 +253,82 @@ impl Permissions {
                     "Claude requested permissions to use {tool}, but you haven't granted it yet."
                 ),
                 // Keys in 2.1.235's order for this suggestion, which differs from Bash's.
-                suggestions: vec![
+                suggestions: Some(vec![
                     json!({"type": "addRules", "destination": "localSettings", "rules": [{"toolName": tool, "ruleContent": domain}], "behavior": "allow"}),
-                ],
+                ]),
                 ..Prompt::default()
             }),
         }
     }
 
     fn write(&self, tool: &str, path: &Path) -> Decision {
-        match self.mode {
-            Mode::BypassPermissions | Mode::AcceptEdits => Decision::Allow,
-            Mode::DontAsk => refuse(dont_ask(tool), "mode"),
-            Mode::Plan => refuse(plan_mode_write_refusal(path), "mode"),
-            Mode::Default => {
-                let inside = self.dirs.iter().any(|d| path.starts_with(d));
-                let mut suggestions = vec![set_mode_suggestion()];
-                let (mut reason, mut reason_type) = (None, None);
-                if !inside {
-                    if let Some(dir) = path.parent() {
-                        suggestions.push(json!({"type": "addDirectories", "directories": [dir.display().to_string()], "destination": "session"}));
-                    }
-                    reason = Some("Path is outside allowed working directories".into());
-                    reason_type = Some("workingDir");
-                }
-                Decision::Ask(Prompt {
-                    unanswered: format!(
-                        "Claude requested permissions to write to {}, but you haven't granted it yet.",
-                        path.display()
-                    ),
-                    suggestions,
-                    reason,
-                    reason_type,
-                    blocked_path: None,
-                    message: None,
-                })
-            }
+        let accepting = match self.mode {
+            Mode::BypassPermissions => return Decision::Allow,
+            Mode::DontAsk => return refuse(dont_ask(tool), "mode"),
+            Mode::Plan => return refuse(plan_mode_write_refusal(path), "mode"),
+            Mode::AcceptEdits => true,
+            Mode::Default => false,
+        };
+        // acceptEdits has nothing to propose about the mode; its questions carry an empty list.
+        let mut suggestions = if accepting {
+            Vec::new()
+        } else {
+            vec![set_mode_suggestion()]
+        };
+        if let Some(message) = sensitive::check(path) {
+            return Decision::Ask(safety_question(message, suggestions, None));
         }
+        let inside = self.dirs.iter().any(|d| path.starts_with(d));
+        if inside && accepting {
+            return Decision::Allow;
+        }
+        let (mut reason, mut reason_type) = (None, None);
+        if !inside {
+            if let Some(dir) = path.parent() {
+                suggestions.push(json!({"type": "addDirectories", "directories": [dir.display().to_string()], "destination": "session"}));
+            }
+            reason = Some("Path is outside allowed working directories".into());
+            reason_type = Some("workingDir");
+        }
+        Decision::Ask(Prompt {
+            unanswered: format!(
+                "Claude requested permissions to write to {}, but you haven't granted it yet.",
+                path.display()
+            ),
+            suggestions: Some(suggestions),
+            reason,
+            reason_type,
+            ..Prompt::default()
+        })
     }
 
     fn execute(&self, command: &str, segments: &[bash::Segment]) -> Decision {
         let read_only = !segments.is_empty() && segments.iter().all(bash::Segment::read_only);
+        let written = segments.iter().find_map(|s| {
+            s.written_path()
+                .map(|(name, path)| (name.to_owned(), self.cwd.join(path)))
+        });
+        let rule = json!({"type": "addRules", "rules": [{"toolName": "Bash", "ruleContent": prefix::suggested_rule(command)}], "behavior": "allow", "destination": "localSettings"});
+        if matches!(self.mode, Mode::Default | Mode::AcceptEdits) {
+            let sensitive = written
+                .as_ref()
+                .and_then(|(_, path)| Some((path, sensitive::check(path)?)));
+            if let Some((path, message)) = sensitive {
+                let dir = path.parent().unwrap_or(&self.cwd).display().to_string();
+                let suggestions = vec![
+                    rule,
+                    json!({"type": "addDirectories", "directories": [dir], "destination": "session"}),
+                ];
+                return Decision::Ask(safety_question(message, suggestions, Some(path.clone())));
+            }
+        }
         match self.mode {
             Mode::BypassPermissions | Mode::AcceptEdits => Decision::Allow,
             _ if read_only => Decision::Allow,
             Mode::DontAsk => refuse(dont_ask("Bash"), "mode"),
             Mode::Plan => refuse(PLAN_MODE_REFUSAL.into(), "mode"),
             Mode::Default => {
-                let written = segments.iter().find_map(|s| {
-                    s.written_path()
-                        .map(|(name, path)| (name.to_owned(), self.cwd.join(path)))
-                });
-                let mut suggestions = vec![
-                    json!({"type": "addRules", "rules": [{"toolName": "Bash", "ruleContent": prefix::suggested_rule(command)}], "behavior": "allow", "destination": "localSettings"}),
-                ];
+                let mut suggestions = vec![rule];
                 // A command no rule speaks for: 2.1.235's own reason, which is also its refusal.
                 let (mut reason, mut reason_type) = (None, None);
                 let unanswered = match &written {
@@ -313,11 +350,11 @@ impl Permissions {
                 };
                 Decision::Ask(Prompt {
                     unanswered,
-                    suggestions,
+                    suggestions: Some(suggestions),
                     blocked_path: written.map(|(_, p)| p),
                     reason,
                     reason_type,
-                    message: None,
+                    ..Prompt::default()
                 })
             }
         }
@@ -411,7 +448,7 @@ mod tests {
         let Decision::Ask(prompt) = fetch(&p, "other.example.test") else {
             panic!("another domain asks");
         };
-        assert_eq!(prompt.suggestions[0]["rules"][0]["ruleContent"], "domain:other.example.test");
+        assert_eq!(prompt.suggestions.unwrap()[0]["rules"][0]["ruleContent"], "domain:other.example.test");
         p.mode = Mode::BypassPermissions;
         assert!(matches!(fetch(&p, "other.example.test"), Decision::Allow));
         p.mode = Mode::DontAsk;
@@ -462,7 +499,7 @@ mod tests {
             panic!("asks")
         };
         assert!(prompt.blocked_path.unwrap().ends_with("work/made.txt"));
-        assert_eq!(prompt.suggestions.len(), 3);
+        assert_eq!(prompt.suggestions.as_ref().map(Vec::len), Some(3));
         assert!(
             prompt.unanswered.starts_with("touch in '"),
             "{}",
@@ -477,7 +514,7 @@ mod tests {
         else {
             panic!("asks")
         };
-        p.keep(&prompt.suggestions[0]).unwrap();
+        p.keep(&prompt.suggestions.unwrap()[0]).unwrap();
         assert_eq!(verdict(&p, "touch made.txt"), "allow");
         let written =
             std::fs::read_to_string(dir.path().join("work/.claude/settings.local.json")).unwrap();

@@ -348,7 +348,7 @@ fn ask(
         tool: name,
         input,
         tool_use_id: id,
-        description: describe(name, input, &ctx.cwd),
+        description: describe(name, input, &ctx.cwd, &ctx.home),
         about: tool.description(),
         prompt,
         interactive: false,
@@ -394,8 +394,9 @@ fn ask(
     }
 }
 
-/// What a call is about in a few words, as the question to the user names it.
-fn describe(tool: &str, input: &Value, cwd: &Path) -> Option<String> {
+/// What a question names the call by: Bash's description, WebFetch's URL, a file's path from
+/// the working directory, else from home as `~/…`, else as given.
+fn describe(tool: &str, input: &Value, cwd: &Path, home: &Path) -> Option<String> {
     match tool {
         "Bash" => input["description"].as_str().map(str::to_owned),
         "WebFetch" => input["url"].as_str().map(str::to_owned),
@@ -403,10 +404,12 @@ fn describe(tool: &str, input: &Value, cwd: &Path) -> Option<String> {
             let path = input["file_path"]
                 .as_str()
                 .or_else(|| input["notebook_path"].as_str())?;
-            let shown = Path::new(path)
-                .strip_prefix(cwd)
-                .map(|p| p.display().to_string())
-                .unwrap_or_else(|_| path.to_owned());
+            let path = Path::new(path);
+            let shown = match (path.strip_prefix(cwd), path.strip_prefix(home)) {
+                (Ok(inside), _) => inside.display().to_string(),
+                (_, Ok(at_home)) => format!("~/{}", at_home.display()),
+                _ => path.display().to_string(),
+            };
             Some(shown)
         }
     }

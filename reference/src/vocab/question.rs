@@ -10,11 +10,15 @@ use serde_json::Value;
 pub struct Prompt {
     /// The refusal's text when nobody can be asked.
     pub unanswered: String,
-    /// What "allow always" could keep (`permission_suggestions`).
-    pub suggestions: Vec<Value>,
+    /// What "allow always" could keep (`permission_suggestions`); `Some` of an empty list when
+    /// the question carries the key with nothing in it (a file write's in acceptEdits).
+    pub suggestions: Option<Vec<Value>>,
     pub blocked_path: Option<PathBuf>,
     pub reason: Option<String>,
     pub reason_type: Option<&'static str>,
+    /// A safety check an automatic classifier may answer (`classifier_approvable`): 2.1.235's
+    /// sensitive-file checks are, its ClaudeDesign and worktree checks are not.
+    pub approvable: bool,
     /// What the tool's own check says on the card (a ClaudeDesign consent or grant text).
     pub message: Option<String>,
 }

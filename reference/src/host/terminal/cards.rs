@@ -188,6 +188,7 @@ impl Terminal {
             ask.prompt
                 .suggestions
                 .iter()
+                .flatten()
                 .filter(|s| s["type"] == kind)
                 .cloned()
                 .collect()
