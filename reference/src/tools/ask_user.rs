@@ -103,17 +103,24 @@ impl Tool for AskUserQuestion {
         if let Some(error) = check(input) {
             return Err(error);
         }
-        // The pipeline has filled in `multiSelect` (the schema's default) already.
+        // The pipeline has filled in `multiSelect` (the schema's default) already. Answers and
+        // notes are the client's to fill in: what the model put there is dropped before anyone
+        // is asked, as 2.1.235 drops it (`metadata` stays).
+        let mut asked = input.clone();
+        if let Some(fields) = asked.as_object_mut() {
+            fields.remove("answers");
+            fields.remove("annotations");
+        }
         match ctx.ask_user(
             self.name(),
-            input,
+            &asked,
             "No one can answer questions in this session.",
         )? {
             Reply::Allow {
                 input: answered, ..
             } => {
-                let answered = answered.unwrap_or_else(|| input.clone());
-                Ok(answered_output(input, &answered))
+                let answered = answered.unwrap_or_else(|| asked.clone());
+                Ok(answered_output(&asked, &answered))
             }
             Reply::Deny { message } => Err(ToolError::denied(message)),
             Reply::Failed(text) => Err(ToolError::denied(text)),
