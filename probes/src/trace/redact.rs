@@ -74,6 +74,11 @@ static NOTEBOOK_CELL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(Inserted cell |cell id=\\?"|cell_id\\?":\\?")[0-9a-f]{8}\b"#).unwrap()
 });
 
+/// The random tail of a DesignSync plan id (`plan_<project>_` and 12 hex digits), where a
+/// result names it.
+static SYNC_PLAN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(planId\\?":\\?"plan_[0-9a-z]+_)[0-9a-f]{12}\b"#).unwrap());
+
 static PIN_REF: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(ref\\?":\\?")[0-9a-f]{6}"#).unwrap());
 
@@ -85,6 +90,7 @@ pub fn redact(run: &RunOutcome, s: &str) -> String {
     let s = WORKFLOW_TASK.replace_all(&s, "${1}{task_id}");
     let s = SHELL_ID.replace_all(&s, "${1}{shell_id}");
     let s = NOTEBOOK_CELL.replace_all(&s, "${1}{cell_id}");
+    let s = SYNC_PLAN.replace_all(&s, "${1}{plan}");
     let s = WORKFLOW_RUN.replace_all(&s, "wf_{run_id}");
     let s = PIN_REF.replace_all(&s, "${1}{ref}");
     let s = MCP_BLOB.replace_all(&s, "mcp-resource-{ms}-${1}-{rand}");
@@ -118,6 +124,15 @@ mod shell_id_tests {
         assert_eq!(
             super::SHELL_ID.replace_all(s, "${1}{shell_id}"),
             r#"with ID: {shell_id}. tasks/{shell_id}.output "task_id":"{shell_id}" task: {shell_id} (x) bootstrap"#
+        );
+    }
+
+    #[test]
+    fn a_design_sync_plan_keeps_its_project_and_loses_its_random_tail() {
+        let s = r#"{\"method\":\"finalize_plan\",\"planId\":\"plan_dsacme0001_6545fec57328\"} plan_x_6545fec57328"#;
+        assert_eq!(
+            super::SYNC_PLAN.replace_all(s, "${1}{plan}"),
+            r#"{\"method\":\"finalize_plan\",\"planId\":\"plan_dsacme0001_{plan}\"} plan_x_6545fec57328"#
         );
     }
 
