@@ -120,6 +120,7 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
         CheckKind::View => stdout::view(spec, run),
         CheckKind::Requests => requests::requests(spec, &requests),
         CheckKind::Tools => requests::tools(spec, &requests),
+        CheckKind::Betas => requests::betas(spec, run),
         CheckKind::ToolDef => requests::tool_def(spec, &requests),
         CheckKind::System => requests::system(spec, run, &requests),
         CheckKind::UserContext => requests::user_context(spec, run, &requests),

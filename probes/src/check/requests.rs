@@ -25,6 +25,29 @@ pub(super) fn requests(spec: &CheckSpec, requests: &[&Value]) -> Result<(), Stri
     }
 }
 
+/// `betas`: the names in one main-loop request's `anthropic-beta` header (request 1 unless
+/// `request` says otherwise; a sub-agent's requests are not this check's).
+pub(super) fn betas(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
+    let n = spec.request.unwrap_or(1);
+    let record = run
+        .requests
+        .iter()
+        .filter(|r| r.main_index().is_some())
+        .nth(n.saturating_sub(1))
+        .ok_or_else(|| format!("no main-loop request {n}"))?;
+    let names: Vec<&str> = record
+        .headers
+        .get("anthropic-beta")
+        .map(|h| h.split(',').map(str::trim).collect())
+        .unwrap_or_default();
+    membership(
+        spec,
+        |want| names.contains(&want),
+        |want| format!("request {n} does not ask for beta `{want}`\n  seen: {names:?}"),
+        |unwanted| format!("request {n} asks for beta `{unwanted}`\n  seen: {names:?}"),
+    )
+}
+
 /// `tools`: the names in `tools[]` of one request.
 pub(super) fn tools(spec: &CheckSpec, requests: &[&Value]) -> Result<(), String> {
     let (n, request) = nth(spec, requests)?;

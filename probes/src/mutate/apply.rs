@@ -141,6 +141,17 @@ fn requests(m: &Mutation, r: &mut RunOutcome) -> Option<()> {
             },
             status: 200,
         }),
+        M::BetaRemoved(name) | M::BetaAdded(name) => {
+            for req in &mut r.requests {
+                let header = req.headers.entry("anthropic-beta".into()).or_default();
+                let mut names: Vec<&str> = header.split(',').filter(|b| !b.is_empty()).collect();
+                names.retain(|b| b != name);
+                if matches!(m, M::BetaAdded(_)) {
+                    names.push(name);
+                }
+                *header = names.join(",");
+            }
+        }
         M::ToolResultDropped(i) => {
             let messages = r.requests[*i].body["messages"].as_array_mut()?;
             let message = messages.iter_mut().rev().find(|m| {

@@ -63,6 +63,11 @@ pub(super) fn mutations(checks: &[&CheckSpec], run: &RunOutcome) -> Vec<Mutation
     let includes = names(|s| s.includes.as_ref());
     let excludes = names(|s| s.excludes.as_ref());
     let order = names(|s| s.order.as_ref());
+    let asks_betas = checks.iter().any(|s| s.kind == Some(CheckKind::Betas));
+    if asks_betas {
+        out.extend(includes.iter().cloned().map(M::BetaRemoved));
+        out.extend(excludes.iter().cloned().map(M::BetaAdded));
+    }
     for t in includes.iter().chain(&order) {
         out.push(M::ToolRemoved(t.trim_end_matches('*').to_owned()));
         out.push(M::PropertyRemoved(t.clone()));

@@ -150,6 +150,7 @@ fn reads(spec: &CheckSpec) -> u16 {
         CheckKind::Screen => SCREENS,
         CheckKind::Requests
         | CheckKind::Tools
+        | CheckKind::Betas
         | CheckKind::ToolResult
         | CheckKind::Media
         | CheckKind::Pairing

@@ -30,6 +30,10 @@ pub(super) enum Mutation {
     StdoutAppended(String),
     ToolRemoved(String),
     ToolAdded(String),
+    /// A name taken out of every request's `anthropic-beta` header.
+    BetaRemoved(String),
+    /// A name added to every request's `anthropic-beta` header.
+    BetaAdded(String),
     ToolsReversed,
     PropertyRemoved(String),
     PropertyAdded(String),
@@ -122,6 +126,8 @@ impl Mutation {
             | M::AgentRequestAdded(_)
             | M::ToolRemoved(_)
             | M::ToolAdded(_)
+            | M::BetaRemoved(_)
+            | M::BetaAdded(_)
             | M::ToolsReversed
             | M::PropertyRemoved(_)
             | M::PropertyAdded(_)
@@ -176,6 +182,8 @@ pub(super) fn describe(m: &Mutation) -> String {
         Mutation::StdoutAppended(t) => format!("{t:?} appended to stdout"),
         Mutation::ToolRemoved(t) => format!("tool `{t}` removed from every tools[]"),
         Mutation::ToolAdded(t) => format!("tool `{t}` added to every tools[]"),
+        Mutation::BetaRemoved(b) => format!("beta `{b}` removed from every request"),
+        Mutation::BetaAdded(b) => format!("beta `{b}` added to every request"),
         Mutation::ToolsReversed => "every tools[] reversed".into(),
         Mutation::PropertyRemoved(p) => format!("property `{p}` removed from every tool"),
         Mutation::PropertyAdded(p) => format!("property `{p}` added to every tool"),

@@ -23,6 +23,9 @@ pub enum CheckKind {
     /// The `tools[]` of main-loop request `request`: `includes`, `excludes` (a trailing `*`
     /// matches a prefix), `order`.
     Tools,
+    /// The `anthropic-beta` header of main-loop request `request` (default 1): `includes`,
+    /// `excludes`, by beta name.
+    Betas,
     /// The tool_result for `tool_use_id`: `is_error`, `equals`, `contains`, `not_contains`,
     /// `request` (the first request carrying it).
     ToolResult,
@@ -164,7 +167,7 @@ impl CheckSpec {
     /// Names the first missing or misplaced field, for the scenario loader's error.
     pub fn validate(&self) -> Result<(), (&'static str, String)> {
         let Some(kind) = self.kind else {
-            return Err(("kind", "missing: one of exit, result, requests, tools, tool_result, media, pairing, file, events, stderr, stdout, mcp, tool_def, system, user_context, process, tool_use_result, uploads, view, screen, design, oauth, project, project_state, site, artifact".into()));
+            return Err(("kind", "missing: one of exit, result, requests, tools, betas, tool_result, media, pairing, file, events, stderr, stdout, mcp, tool_def, system, user_context, process, tool_use_result, uploads, view, screen, design, oauth, project, project_state, site, artifact".into()));
         };
         let need = |ok: bool, field: &'static str, what: &str| {
             if ok {
@@ -216,6 +219,11 @@ impl CheckSpec {
                     "at least one of includes, excludes, order",
                 )?
             }
+            CheckKind::Betas => need(
+                self.includes.is_some() || self.excludes.is_some(),
+                "includes",
+                "at least one of includes, excludes (beta names)",
+            )?,
             CheckKind::ToolResult => need(
                 self.tool_use_id.is_some(),
                 "tool_use_id",
@@ -490,6 +498,7 @@ fn kind_name(kind: CheckKind) -> &'static str {
         CheckKind::Result => "result",
         CheckKind::Requests => "requests",
         CheckKind::Tools => "tools",
+        CheckKind::Betas => "betas",
         CheckKind::ToolResult => "tool_result",
         CheckKind::Media => "media",
         CheckKind::Pairing => "pairing",

@@ -65,6 +65,20 @@ pub fn first_party_base_url() -> bool {
 
 /// A feature flag from the on-disk GrowthBook cache (`~/.claude.json` `cachedGrowthBookFeatures`),
 /// which 2.1.235 reads with telemetry off only when `CLAUDE_CODE_GB_DISK_CACHE_WHEN_TELEMETRY_OFF=1`.
+/// A key of the user's, project's and local settings files, the later file winning (local over
+/// project over user), as 2.1.235 merges them.
+pub fn setting(home: &Path, cwd: &Path, key: &str) -> Option<Value> {
+    [
+        home.join(".claude/settings.json"),
+        cwd.join(".claude/settings.json"),
+        cwd.join(".claude/settings.local.json"),
+    ]
+    .iter()
+    .filter_map(|p| crate::json::read_file(p))
+    .filter_map(|v| v.get(key).cloned())
+    .last()
+}
+
 pub fn feature_on(home: &Path, flag: &str) -> bool {
     if std::env::var("CLAUDE_CODE_GB_DISK_CACHE_WHEN_TELEMETRY_OFF").as_deref() != Ok("1") {
         return false;

@@ -3,7 +3,7 @@
 //! after it is read (the prompt from stdin only once the flags are known good).
 
 use std::io::{IsTerminal, Read};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::cli::{Args, UsageError};
 use crate::config::HostKind;
@@ -119,7 +119,11 @@ pub fn read(args: &Args) -> Result<Inputs, Stop> {
         artifact_at_terminal: host == HostKind::Terminal
             && crate::artifact::offered_at_terminal(&home, api_key.is_some()),
         cron: crate::cron::offered(),
-        workflow: crate::workflow::offered(),
+        workflow: crate::workflow::offered(
+            &home,
+            &cwd,
+            login_plan(&home, api_key.is_some() || oauth_env.is_some()).as_deref(),
+        ),
         tool_search: crate::tools::tool_search::enabled(
             args.model.as_deref().unwrap_or(DEFAULT_MODEL),
         ),
@@ -268,4 +272,13 @@ mod tests {
         assert_eq!(session_id(Some(id)).unwrap(), id);
         assert!(uuid::Uuid::parse_str(&session_id(None).unwrap()).is_ok());
     }
+}
+
+/// The plan of the claude.ai login that signs the session in: none when a key or a token from
+/// the environment does.
+fn login_plan(home: &Path, from_env: bool) -> Option<String> {
+    if from_env {
+        return None;
+    }
+    crate::account::login::login(home).and_then(|l| l.subscription)
 }
