@@ -121,6 +121,9 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
     // budget can remove versions already done. A repeat runs them all again.
     let mut done = 0;
     let mut all: Vec<Vec<Report>> = Vec::new();
+    // Built once: a repeat runs the same binary again (a real binary is resolved per repeat, as
+    // a range may have let the cache remove it).
+    let mut reference: Option<Target> = None;
     for repeat in 1..=repeats {
         // Each repeat keeps its own records, so an unsteady run can be read in each form.
         let records = match repeat {
@@ -129,7 +132,13 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
         };
         let mut results = Vec::new();
         for spec in &specs {
-            let target = resolve(spec, &root)?;
+            let target = match (spec.as_str(), &reference) {
+                ("reference", Some(built)) => built.clone(),
+                _ => resolve(spec, &root)?,
+            };
+            if spec == "reference" {
+                reference = Some(target.clone());
+            }
             let batch = run_target(
                 &records,
                 &runtime,
