@@ -159,14 +159,22 @@ impl Client {
         if let (Some(line), Some(system)) = (line, body["system"].as_array_mut()) {
             system.insert(0, serde_json::json!({"type": "text", "text": line}));
         }
+        if super::vertex::on() {
+            super::vertex::body(&mut body);
+        }
         wire::seal(body.to_string())
     }
 
     fn post(&self, body: &Value) -> reqwest::RequestBuilder {
         let betas = wire::betas(self.role, body);
+        let url = if super::vertex::on() {
+            super::vertex::url(body["model"].as_str().unwrap_or_default())
+        } else {
+            format!("{}/v1/messages?beta=true", self.base_url)
+        };
         let mut request = self
             .http
-            .post(format!("{}/v1/messages?beta=true", self.base_url))
+            .post(url)
             .header("anthropic-version", "2023-06-01")
             .header("content-type", "application/json")
             .header(

@@ -9,6 +9,7 @@ pub mod sse;
 pub mod startup;
 pub mod tally;
 pub mod usage;
+pub mod vertex;
 pub mod wire;
 
 pub use assemble::{Assembler, Message};

@@ -294,20 +294,31 @@ pub fn betas(role: Role, body: &Value) -> Vec<String> {
         list.push("redact-thinking-2026-02-12");
     }
     let provider = crate::environment::provider::current();
+    // Vertex takes neither context management nor the cache-scope beta, and names tool search
+    // by another beta (recorded: core.login-kinds/vertex).
+    let vertex = provider == "vertex";
     if provider == crate::environment::provider::FIRST_PARTY {
         list.push("thinking-token-count-2026-05-13");
     }
-    list.push("context-management-2025-06-27");
-    if provider == "foundry" {
+    if !vertex {
+        list.push("context-management-2025-06-27");
+    }
+    if provider == "foundry" || vertex {
         list.push("web-search-2025-03-05");
     }
-    list.push("prompt-caching-scope-2026-01-05");
+    if !vertex {
+        list.push("prompt-caching-scope-2026-01-05");
+    }
     let deferring = body["tools"]
         .as_array()
         .is_some_and(|tools| tools.iter().any(|t| t["defer_loading"] == true));
     let offered = wire.first_party && role != Role::Helper && !haiku && !wire.tool_search_off;
     if deferring || offered {
-        list.push(TOOL_SEARCH_BETA);
+        list.push(if vertex {
+            super::vertex::TOOL_SEARCH_BETA
+        } else {
+            TOOL_SEARCH_BETA
+        });
     }
     if body.pointer("/output_config/format").is_some() {
         list.push("structured-outputs-2025-12-15");

@@ -108,8 +108,8 @@ impl Tool for AskUserQuestion {
         // is asked, as 2.1.235 drops it (`metadata` stays).
         let mut asked = input.clone();
         if let Some(fields) = asked.as_object_mut() {
-            fields.remove("answers");
-            fields.remove("annotations");
+            fields.shift_remove("answers");
+            fields.shift_remove("annotations");
         }
         match ctx.ask_user(
             self.name(),

@@ -202,7 +202,7 @@ impl Tool for NotebookEdit {
                 "edit_mode": mode, "cell_id": given_id, "error": "", "notebook_path": path.display().to_string(),
                 "original_file": original, "updated_file": updated});
         if let (None, Some(fields)) = (&old_source, structured.as_object_mut()) {
-            fields.remove("old_source");
+            fields.shift_remove("old_source");
         }
         Ok(ToolOutput {
             content: text,

@@ -201,7 +201,20 @@ fn respond(
 
     let mut hold = Hold::default();
     let mut state = shared.state.lock().unwrap();
-    let kind = classify(&method, uri.path(), &json, &shared.config);
+    // The record keeps the body as sent; the script is played as if Vertex's path had said
+    // `/v1/messages` and the body had named the model.
+    let recorded = json.clone();
+    let (route, json) = match vertex_model(uri.path()) {
+        Some(model) => {
+            let mut json = json;
+            if let Some(o) = json.as_object_mut() {
+                o.insert("model".into(), Value::String(model));
+            }
+            ("/v1/messages", json)
+        }
+        None => (uri.path(), json),
+    };
+    let kind = classify(&method, route, &json, &shared.config);
     let (kind, response) = match kind {
         Classified::Main => {
             state.main_requests += 1;
@@ -298,7 +311,7 @@ fn respond(
         method: method.to_string(),
         path,
         headers: header_map,
-        body: json,
+        body: recorded,
         kind,
         status: response.status().as_u16(),
     });
@@ -362,6 +375,14 @@ fn apply_touches(turn: &Turn) -> Result<(), String> {
             .map_err(|e| format!("conformance stub: touch {} failed: {e}", write.path))?;
     }
     Ok(())
+}
+
+/// Google Vertex AI's streaming Messages path names the model instead of the body:
+/// `…/publishers/anthropic/models/MODEL:streamRawPredict`.
+fn vertex_model(path: &str) -> Option<String> {
+    let (_, tail) = path.split_once("/publishers/anthropic/models/")?;
+    let model = tail.strip_suffix(":streamRawPredict")?;
+    (!model.is_empty() && !model.contains('/')).then(|| model.to_owned())
 }
 
 enum Classified {
@@ -490,6 +511,14 @@ fn error_response(status: StatusCode, kind: &str, message: &str) -> Response {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_vertex_streaming_path_names_its_model_and_nothing_else_does() {
+        let p = "/projects/p/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5:streamRawPredict";
+        assert_eq!(vertex_model(p).as_deref(), Some("claude-sonnet-4-5"));
+        assert_eq!(vertex_model(&p.replace(":streamRawPredict", ":rawPredict")), None);
+        assert_eq!(vertex_model("/v1/messages"), None);
+    }
 
     fn turn(text: &str) -> Turn {
         Turn {
