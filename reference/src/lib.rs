@@ -14,6 +14,7 @@ pub mod cron;
 pub mod design;
 pub mod environment;
 pub mod events;
+pub mod hooks;
 pub mod host;
 pub mod json;
 pub mod limits;

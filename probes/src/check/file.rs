@@ -55,7 +55,8 @@ pub(super) fn file(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
     }
     let content =
         std::fs::read_to_string(&path).map_err(|e| format!("`{rel}` cannot be read: {e}"))?;
-    text_expectations(spec, &content)
+    // The run's own paths read as `{cwd}`, `{home}`, `{cwd_slug}`, as in every other check.
+    text_expectations(spec, &run.places.redact(&content))
 }
 
 /// The paths under `base` that `rel` names, a `*` in a segment matching any name there (the

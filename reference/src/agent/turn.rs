@@ -261,7 +261,7 @@ impl<'s, 'a> Turn<'s, 'a> {
                     .user_tool_result(&result.block(), &result.structured, result.meta),
             );
             self.users += 1;
-            blocks.push(result.block());
+            blocks.push(result.model_block());
             // What the call adds after its result (a Read's picture note, PDF, pages) follows it
             // in the same message: one synthetic event per block, one turn in the count.
             let after = std::mem::take(&mut s.ctx.after_result);

@@ -14,6 +14,18 @@ pub const API_MAX_RETRIES_DEFAULT: Limit = Limit {
     what: "Retries of a retryable Messages API failure (401, 429, 5xx, 529) before the run ends in an API error.",
 };
 
+pub const HOOK_COMMAND_TIMEOUT_DEFAULT: Limit = Limit {
+    name: "hooks.command.timeout_default",
+    value: 600_000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::Documented {
+        note: "a command hook's default timeout, ten minutes; a recording would wait that long",
+    },
+    what: "How long a command hook may run when its `timeout` (seconds) does not say.",
+};
+
 pub const PRECONNECT_TIMEOUT: Limit = Limit {
     name: "api.preconnect.timeout",
     value: 10_000,
@@ -299,6 +311,7 @@ pub const PLAN_REMINDER_FULL_EVERY: Limit = Limit {
 };
 
 pub const ALL_REAL_BINARY: &[&Limit] = &[
+    &HOOK_COMMAND_TIMEOUT_DEFAULT,
     &REMOTE_AUTOCOMPACT_EFFECTIVE_WINDOW,
     &REMOTE_AUTOCOMPACT_THRESHOLD,
     &PLAN_REMINDER_PROMPTS_BETWEEN,

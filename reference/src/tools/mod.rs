@@ -106,6 +106,8 @@ pub struct ToolContext {
     pub tool_search: tool_search::State,
     /// The artifact versions this loop has seen and the pages it published.
     pub artifact: crate::artifact::Session,
+    /// The settings' hooks, run around each call (`pipeline`).
+    pub hooks: std::sync::Arc<crate::hooks::Hooks>,
 }
 
 impl ToolContext {
@@ -139,6 +141,7 @@ impl ToolContext {
             mcp: None,
             tool_search: tool_search::State::default(),
             artifact: Default::default(),
+            hooks: std::sync::Arc::new(crate::hooks::Hooks::load(&config.home, cwd)),
         }
     }
 
@@ -161,6 +164,15 @@ impl ToolContext {
             agents: Some(agents.clone()),
             cancel,
             ..ToolContext::new(config, cwd, permissions)
+        }
+    }
+
+    /// What every hook is told about the session this loop belongs to.
+    pub fn hook_session(&self) -> crate::hooks::Session {
+        crate::hooks::Session {
+            id: self.session_id.clone(),
+            cwd: self.cwd.clone(),
+            home: self.home.clone(),
         }
     }
 

@@ -25,6 +25,9 @@ pub struct ToolResult {
     pub meta: Option<&'static str>,
     /// The user stopped the turn at this call.
     pub interrupted: bool,
+    /// Reminders only the model reads after this result (the PostToolUse hooks'): in the next
+    /// request, never in the stream-json event.
+    pub notes: Vec<String>,
 }
 
 /// A decision's `decision_reason_type` and, when it has one, its explanation.
@@ -53,6 +56,7 @@ impl ToolResult {
             blocks: None,
             meta: None,
             interrupted: false,
+            notes: Vec::new(),
         }
     }
 
@@ -90,6 +94,20 @@ impl ToolResult {
             result.structured = Value::String(structured);
         }
         result
+    }
+
+    /// The block as the next request carries it: the result's notes after its text without its
+    /// trailing whitespace, each a system reminder, as 2.1.235 appends them.
+    pub fn model_block(&self) -> Value {
+        let mut block = self.block();
+        if let (false, Some(text)) = (self.notes.is_empty(), block["content"].as_str()) {
+            let mut text = text.trim_end().to_owned();
+            for note in &self.notes {
+                text.push_str(&format!("\n\n<system-reminder>\n{note}\n</system-reminder>"));
+            }
+            block["content"] = Value::String(text);
+        }
+        block
     }
 
     /// The block as it goes into the next request (key order as the real binary sends it).
@@ -233,7 +251,24 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
     if let Some(message) = tool.validate_input(&input, ctx) {
         return ToolResult::error(id, message, true);
     }
+    // PreToolUse runs on the checked input, before the permission decision (seed 004 line 19).
+    let session = ctx.hook_session();
+    let mode = ctx.permissions.mode.as_str();
+    let call = crate::hooks::tool::Call {
+        tool: name,
+        input: &input,
+        id,
+        mode,
+    };
+    let hook_allowed = match ctx.hooks.pre_tool_use(&session, &call) {
+        crate::hooks::tool::Pre::Block(message) => {
+            return ToolResult::refused(id, message, None, "permission-rule")
+        }
+        crate::hooks::tool::Pre::Go { allowed } => allowed,
+    };
+    // A hook's `allow` answers the question a mode would put; a deny or ask rule still speaks.
     let decision = match tool.access(&input, ctx) {
+        _ if hook_allowed => ctx.permissions.rule_gate(name).unwrap_or(Decision::Allow),
         Access::Checked => match ctx.permissions.rule_gate(name) {
             Some(decision) => decision,
             None => {
@@ -267,8 +302,9 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
         },
     }
     ctx.tool_use_id = id.to_owned();
-    match tool.call(&input, ctx) {
-        Err(error) => ToolResult::from_error(id, error),
+    let started = std::time::Instant::now();
+    let mut result = match tool.call(&input, ctx) {
+        Err(error) => return ToolResult::from_error(id, error),
         Ok(output) => {
             let mut content = output.content;
             let mut blocks = output.blocks;
@@ -319,9 +355,20 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
                 blocks,
                 meta: None,
                 interrupted: false,
+                notes: Vec::new(),
             }
         }
-    }
+    };
+    let call = crate::hooks::tool::Call {
+        tool: name,
+        input: &input,
+        id,
+        mode: ctx.permissions.mode.as_str(),
+    };
+    result.notes = ctx
+        .hooks
+        .post_tool_use(&session, &call, &result.structured, started.elapsed());
+    result
 }
 
 /// Asks the user about a call the decision could not settle. `Ok(Some(input))` when the user

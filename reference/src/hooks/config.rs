@@ -1,0 +1,131 @@
+//! Where hooks come from: the `hooks` of the user's, the project's and the local settings, in
+//! that order (`disableAllHooks` in any of them turns them all off), as `event → [{matcher,
+//! hooks: [{type: "command", command, timeout}]}]`.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::limits;
+
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub event: String,
+    matcher: Matcher,
+    pub commands: Vec<Command>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Command {
+    pub command: String,
+    pub timeout: Duration,
+}
+
+/// Which tool names an entry is for.
+#[derive(Debug, Clone)]
+enum Matcher {
+    /// No matcher, an empty one or `*`.
+    All,
+    /// Names joined by `|`, each compared whole.
+    Names(Vec<String>),
+    /// Anything else, a regular expression found anywhere in the name.
+    Pattern(regex::Regex),
+}
+
+impl Entry {
+    pub fn matches(&self, name: &str) -> bool {
+        match &self.matcher {
+            Matcher::All => true,
+            Matcher::Names(names) => names.iter().any(|n| n == name),
+            Matcher::Pattern(re) => re.is_match(name),
+        }
+    }
+}
+
+fn matcher(text: Option<&str>) -> Option<Matcher> {
+    let text = text.unwrap_or_default().trim();
+    if text.is_empty() || text == "*" {
+        return Some(Matcher::All);
+    }
+    if text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|') {
+        return Some(Matcher::Names(text.split('|').map(str::to_owned).collect()));
+    }
+    // A pattern that does not compile matches nothing, as a hook the user cannot have meant.
+    regex::Regex::new(text).ok().map(Matcher::Pattern)
+}
+
+pub fn load(home: &Path, cwd: &Path) -> Vec<Entry> {
+    let files: Vec<Value> = [
+        home.join(".claude/settings.json"),
+        cwd.join(".claude/settings.json"),
+        cwd.join(".claude/settings.local.json"),
+    ]
+    .iter()
+    .filter_map(|p| crate::json::read_file(p))
+    .collect();
+    if files.iter().any(|f| f["disableAllHooks"] == Value::Bool(true)) {
+        return Vec::new();
+    }
+    files.iter().flat_map(entries).collect()
+}
+
+fn entries(settings: &Value) -> Vec<Entry> {
+    let Some(events) = settings["hooks"].as_object() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (event, groups) in events {
+        for group in groups.as_array().into_iter().flatten() {
+            let Some(matcher) = matcher(group["matcher"].as_str()) else {
+                continue;
+            };
+            let commands = group["hooks"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|h| h["type"] == "command")
+                .filter_map(|h| {
+                    Some(Command {
+                        command: h["command"].as_str()?.to_owned(),
+                        timeout: h["timeout"]
+                            .as_f64()
+                            .filter(|s| *s > 0.0)
+                            .map(Duration::from_secs_f64)
+                            .unwrap_or(limits::HOOK_COMMAND_TIMEOUT_DEFAULT.duration()),
+                    })
+                })
+                .collect();
+            out.push(Entry {
+                event: event.clone(),
+                matcher,
+                commands,
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(m: Option<&str>) -> Entry {
+        Entry {
+            event: "PreToolUse".into(),
+            matcher: matcher(m).unwrap(),
+            commands: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn names_match_whole_patterns_anywhere_and_none_matches_all() {
+        assert!(entry(Some("Bash")).matches("Bash"));
+        assert!(!entry(Some("Bash")).matches("BashOutput"));
+        assert!(entry(Some("Edit|Write")).matches("Write"));
+        assert!(entry(Some("Rea.*|Glob")).matches("Read"));
+        assert!(entry(Some("mcp__probe__.*")).matches("mcp__probe__echo"));
+        assert!(entry(None).matches("Anything"));
+        assert!(entry(Some("*")).matches("Anything"));
+    }
+}
