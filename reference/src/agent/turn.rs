@@ -203,13 +203,19 @@ impl<'s, 'a> Turn<'s, 'a> {
             }
             if let Some(tool) = mcp_tools.iter().find(|t| t.wire_name == name) {
                 let (block, structured, denied) = mcp_call(s.mcp, tool, tool_use, &s.ctx).await;
-                if let Some(message) = denied {
-                    s.out
-                        .event(&s.out.permission_denied(name, id, &message, None));
+                // A hook's refusal has no event, and its result says why the call did not run.
+                let mut meta = None;
+                if let Some(event) = &denied {
+                    match event {
+                        Some(message) => s
+                            .out
+                            .event(&s.out.permission_denied(name, id, message, None)),
+                        None => meta = Some("permission-rule"),
+                    }
                     self.denials.push(denial(tool_use));
                 }
                 s.out
-                    .event(&s.out.user_tool_result(&block, &structured, None));
+                    .event(&s.out.user_tool_result(&block, &structured, meta));
                 self.users += 1;
                 blocks.push(block);
                 continue;
@@ -379,18 +385,44 @@ fn rejected(id: &str) -> ToolResult {
 
 /// An MCP tool call through the permission decision, as its tool_result block, the stream-json
 /// `tool_use_result`, and the denial message when refused.
+/// An MCP tool call through the same stages as a built-in one: its PreToolUse hooks, the
+/// permission decision, the server. The third value is a denial, with the message of its
+/// `permission_denied` event when it has one (a hook's refusal has none).
 async fn mcp_call(
     mcp: &McpRuntime,
     tool: &McpTool,
     tool_use: &Value,
     ctx: &ToolContext,
-) -> (Value, Value, Option<String>) {
+) -> (Value, Value, Option<Option<String>>) {
     let id = tool_use["id"].as_str().unwrap_or_default();
     let error_block = |text: String| json!({"type": "tool_result", "content": text, "is_error": true, "tool_use_id": id});
-    let refused = match ctx
-        .permissions
-        .decide(&tool.wire_name, &Access::Mcp(tool.wire_name.clone()))
-    {
+    let call = crate::hooks::tool::Call {
+        tool: &tool.wire_name,
+        input: &tool_use["input"],
+        id,
+        mode: ctx.permissions.mode.as_str(),
+    };
+    let session = ctx.hook_session();
+    let pre = tokio::task::block_in_place(|| ctx.hooks.pre_tool_use(&session, &call));
+    let hook_allowed = match pre {
+        crate::hooks::tool::Pre::Block(message) => {
+            return (
+                error_block(message.clone()),
+                json!(format!("Error: {message}")),
+                Some(None),
+            )
+        }
+        crate::hooks::tool::Pre::Go { allowed } => allowed,
+    };
+    let decision = if hook_allowed {
+        ctx.permissions
+            .rule_gate(&tool.wire_name)
+            .unwrap_or(Decision::Allow)
+    } else {
+        ctx.permissions
+            .decide(&tool.wire_name, &Access::Mcp(tool.wire_name.clone()))
+    };
+    let refused = match decision {
         Decision::Allow => None,
         Decision::Ask(prompt) => Some(prompt.unanswered),
         Decision::Refuse(refusal) => Some(refusal.message),
@@ -399,7 +431,7 @@ async fn mcp_call(
         return (
             error_block(message.clone()),
             json!(format!("Error: {message}")),
-            Some(message),
+            Some(Some(message)),
         );
     }
     let out = match mcp.call(tool, id, &tool_use["input"]).await {
