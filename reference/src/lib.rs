@@ -7,6 +7,7 @@ pub mod agents;
 pub mod api;
 pub mod artifact;
 pub mod brief;
+pub mod child;
 pub mod cli;
 pub mod config;
 pub mod context;

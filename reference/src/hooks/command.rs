@@ -1,90 +1,27 @@
-//! Running one command hook: `sh -c` in the session's directory with the event's JSON on stdin,
-//! `CLAUDE_PROJECT_DIR` set, ended by its own pid at its timeout.
+//! Running one command hook: `sh -c` in the session's directory with the event's JSON on stdin
+//! and `CLAUDE_PROJECT_DIR` set, as a bounded child (`crate::child`): its own process group,
+//! ended at its timeout.
 
-use std::io::{Read, Write};
-use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
-/// How a hook ended.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Outcome {
-    /// The exit status; `None` when it was ended at its timeout or could not start.
-    pub code: Option<i32>,
-    pub stdout: String,
-    pub stderr: String,
-}
+use crate::child::Output;
 
 /// What a hook may write that is kept; the rest is read and dropped so it never blocks.
 const KEPT_OUTPUT: usize = 1 << 20;
 
-pub fn run(command: &str, stdin: &str, cwd: &Path, timeout: Duration) -> Outcome {
-    let spawned = Command::new("sh")
-        .arg("-c")
+pub fn run(command: &str, stdin: &str, cwd: &Path, timeout: Duration) -> Output {
+    let mut sh = Command::new("sh");
+    sh.arg("-c")
         .arg(command)
         .current_dir(cwd)
-        .env("CLAUDE_PROJECT_DIR", cwd)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        // Its own group, so what it started ends with it at the timeout.
-        .process_group(0)
-        .spawn();
-    let mut child = match spawned {
-        Ok(child) => child,
-        Err(e) => {
-            return Outcome {
-                code: None,
-                stdout: String::new(),
-                stderr: e.to_string(),
-            }
-        }
-    };
-    let mut input = child.stdin.take().expect("piped");
-    let stdin = stdin.to_owned();
-    // A hook that never reads its stdin must not hold up the session.
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(stdin.as_bytes());
-    });
-    let out = drain(child.stdout.take().expect("piped"));
-    let err = drain(child.stderr.take().expect("piped"));
-    let started = Instant::now();
-    let code = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status.code(),
-            Ok(None) if started.elapsed() >= timeout => {
-                // SAFETY: signalling the process group this call created.
-                unsafe {
-                    libc::kill(-(child.id() as i32), libc::SIGKILL);
-                }
-                let _ = child.wait();
-                break None;
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(_) => break None,
-        }
-    };
-    let _ = writer.join();
-    Outcome {
-        code,
-        stdout: out.join().unwrap_or_default(),
-        stderr: err.join().unwrap_or_default(),
-    }
-}
-
-fn drain(mut from: impl Read + Send + 'static) -> std::thread::JoinHandle<String> {
-    std::thread::spawn(move || {
-        let mut kept = Vec::new();
-        let mut chunk = [0u8; 8192];
-        while let Ok(n) = from.read(&mut chunk) {
-            if n == 0 {
-                break;
-            }
-            let room = KEPT_OUTPUT.saturating_sub(kept.len());
-            kept.extend_from_slice(&chunk[..n.min(room)]);
-        }
-        String::from_utf8_lossy(&kept).into_owned()
+        .env("CLAUDE_PROJECT_DIR", cwd);
+    crate::child::run(&mut sh, Some(stdin), timeout, KEPT_OUTPUT).unwrap_or_else(|e| Output {
+        code: None,
+        stdout: String::new(),
+        stderr: e.to_string(),
+        timed_out: false,
     })
 }
 
@@ -93,23 +30,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn stdin_reaches_the_command_and_its_exit_and_streams_come_back() {
+    fn the_hook_runs_in_the_project_with_its_directory_named() {
         let dir = tempfile::tempdir().unwrap();
         let o = run(
-            "cat; echo oops >&2; exit 2",
+            "cat; echo \"$CLAUDE_PROJECT_DIR\" >&2; pwd >&2; exit 2",
             "{\"a\":1}",
             dir.path(),
             Duration::from_secs(10),
         );
+        let at = dir.path().display().to_string();
         assert_eq!(o.code, Some(2));
         assert_eq!(o.stdout, "{\"a\":1}");
-        assert_eq!(o.stderr, "oops\n");
-    }
-
-    #[test]
-    fn a_hook_past_its_timeout_is_ended() {
-        let dir = tempfile::tempdir().unwrap();
-        let o = run("sleep 30; true", "", dir.path(), Duration::from_millis(200));
-        assert_eq!(o.code, None);
+        assert_eq!(o.stderr, format!("{at}\n{at}\n"));
     }
 }

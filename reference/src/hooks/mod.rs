@@ -10,7 +10,6 @@ pub mod tool;
 
 use std::path::{Path, PathBuf};
 
-pub use command::Outcome;
 use config::Entry;
 
 /// The hooks of one session, loaded once at its start.

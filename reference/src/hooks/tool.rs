@@ -40,7 +40,7 @@ fn opening(session: &Session, mode: &str, event: &str) -> Map<String, Value> {
 }
 
 /// A hook's answer on stdout, when it is JSON.
-fn answer(outcome: &command::Outcome) -> Value {
+fn answer(outcome: &crate::child::Output) -> Value {
     serde_json::from_str(outcome.stdout.trim()).unwrap_or(Value::Null)
 }
 
