@@ -48,7 +48,10 @@ fn matcher(text: Option<&str>) -> Option<Matcher> {
     if text.is_empty() || text == "*" {
         return Some(Matcher::All);
     }
-    if text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|') {
+    if text
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|')
+    {
         return Some(Matcher::Names(text.split('|').map(str::to_owned).collect()));
     }
     // A pattern that does not compile matches nothing, as a hook the user cannot have meant.
@@ -64,7 +67,10 @@ pub fn load(home: &Path, cwd: &Path) -> Vec<Entry> {
     .iter()
     .filter_map(|p| crate::json::read_file(p))
     .collect();
-    if files.iter().any(|f| f["disableAllHooks"] == Value::Bool(true)) {
+    if files
+        .iter()
+        .any(|f| f["disableAllHooks"] == Value::Bool(true))
+    {
         return Vec::new();
     }
     files.iter().flat_map(entries).collect()

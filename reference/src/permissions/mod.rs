@@ -59,7 +59,11 @@ fn dont_ask(tool: &str) -> String {
 
 /// A sensitive file's question: a safety check a classifier may answer, whose text is also the
 /// refusal when nobody can.
-fn safety_question(message: String, suggestions: Vec<Value>, blocked_path: Option<PathBuf>) -> Prompt {
+fn safety_question(
+    message: String,
+    suggestions: Vec<Value>,
+    blocked_path: Option<PathBuf>,
+) -> Prompt {
     Prompt {
         unanswered: message.clone(),
         suggestions: Some(suggestions),
@@ -443,18 +447,29 @@ mod tests {
 
     #[test]
     fn a_fetch_asks_proposing_its_domain_and_a_domain_rule_answers_only_for_that_domain() {
-        let (_d, mut p) = permissions(r#"{"permissions": {"allow": ["WebFetch(domain:docs.example.test)"]}}"#);
+        let (_d, mut p) =
+            permissions(r#"{"permissions": {"allow": ["WebFetch(domain:docs.example.test)"]}}"#);
         assert!(matches!(fetch(&p, "docs.example.test"), Decision::Allow));
         let Decision::Ask(prompt) = fetch(&p, "other.example.test") else {
             panic!("another domain asks");
         };
-        assert_eq!(prompt.suggestions.unwrap()[0]["rules"][0]["ruleContent"], "domain:other.example.test");
+        assert_eq!(
+            prompt.suggestions.unwrap()[0]["rules"][0]["ruleContent"],
+            "domain:other.example.test"
+        );
         p.mode = Mode::BypassPermissions;
         assert!(matches!(fetch(&p, "other.example.test"), Decision::Allow));
         p.mode = Mode::DontAsk;
-        assert!(matches!(fetch(&p, "other.example.test"), Decision::Refuse(_)));
-        let (_d, p) = permissions(r#"{"permissions": {"deny": ["WebFetch(domain:docs.example.test)"]}}"#);
-        assert!(matches!(fetch(&p, "docs.example.test"), Decision::Refuse(_)));
+        assert!(matches!(
+            fetch(&p, "other.example.test"),
+            Decision::Refuse(_)
+        ));
+        let (_d, p) =
+            permissions(r#"{"permissions": {"deny": ["WebFetch(domain:docs.example.test)"]}}"#);
+        assert!(matches!(
+            fetch(&p, "docs.example.test"),
+            Decision::Refuse(_)
+        ));
     }
 
     #[test]

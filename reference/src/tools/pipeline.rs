@@ -103,7 +103,9 @@ impl ToolResult {
         if let (false, Some(text)) = (self.notes.is_empty(), block["content"].as_str()) {
             let mut text = text.trim_end().to_owned();
             for note in &self.notes {
-                text.push_str(&format!("\n\n<system-reminder>\n{note}\n</system-reminder>"));
+                text.push_str(&format!(
+                    "\n\n<system-reminder>\n{note}\n</system-reminder>"
+                ));
             }
             block["content"] = Value::String(text);
         }

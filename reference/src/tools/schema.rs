@@ -101,7 +101,13 @@ fn nested_missing(name: &str, prop: &Value, value: &Value) -> Vec<Issue> {
                 && !object.contains_key(*field)
                 && p.get("default").is_none()
         })
-        .map(|(field, p)| Issue::missing(vec![json!(name), json!(field)], &format!("{name}.{field}"), p))
+        .map(|(field, p)| {
+            Issue::missing(
+                vec![json!(name), json!(field)],
+                &format!("{name}.{field}"),
+                p,
+            )
+        })
         .collect()
 }
 

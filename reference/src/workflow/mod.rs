@@ -25,8 +25,8 @@ pub fn offered(home: &Path, cwd: &Path, plan: Option<&str>) -> bool {
     if flag("CLAUDE_CODE_DISABLE_WORKFLOWS").is_some() {
         return false;
     }
-    let managed: serde_json::Value = crate::json::read_file(&crate::environment::managed_settings())
-        .unwrap_or_default();
+    let managed: serde_json::Value =
+        crate::json::read_file(&crate::environment::managed_settings()).unwrap_or_default();
     if managed["disableWorkflows"] == serde_json::Value::Bool(true)
         || !crate::account::policy::allows(home, "allow_workflows")
     {
