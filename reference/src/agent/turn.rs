@@ -1,7 +1,8 @@
 //! One prompt's loop: the request is assembled from the current state every time (the MCP
-//! catalog a request carries is the one applied when the answer before it ended, so a catalog that
-//! changes during a tool round applies from the request after next), streamed, its tool_uses run through the pipeline, their results paired back, until the model
-//! ends its turn, the user stops it at a question, or a limit ends it.
+//! catalog a request carries is the one applied when the answer before it ended, so a catalog
+//! that changes during a tool round applies from the request after next), streamed, its
+//! tool_uses run through the pipeline, their results paired back, until the model ends its turn,
+//! the user stops it at a question, or a limit ends it.
 
 use std::time::Instant;
 
@@ -383,11 +384,10 @@ fn rejected(id: &str) -> ToolResult {
     ToolResult::rejected(id)
 }
 
-/// An MCP tool call through the permission decision, as its tool_result block, the stream-json
-/// `tool_use_result`, and the denial message when refused.
-/// An MCP tool call through the same stages as a built-in one: its PreToolUse hooks, the
-/// permission decision, the server. The third value is a denial, with the message of its
-/// `permission_denied` event when it has one (a hook's refusal has none).
+/// An MCP tool call through the same stages as a built-in one (its PreToolUse hooks, the
+/// permission decision, the server), as its tool_result block, the stream-json
+/// `tool_use_result`, and a denial: with the message of its `permission_denied` event when it
+/// has one (a hook's refusal has none).
 async fn mcp_call(
     mcp: &McpRuntime,
     tool: &McpTool,
@@ -396,14 +396,8 @@ async fn mcp_call(
 ) -> (Value, Value, Option<Option<String>>) {
     let id = tool_use["id"].as_str().unwrap_or_default();
     let error_block = |text: String| json!({"type": "tool_result", "content": text, "is_error": true, "tool_use_id": id});
-    let call = crate::hooks::tool::Call {
-        tool: &tool.wire_name,
-        input: &tool_use["input"],
-        id,
-        mode: ctx.permissions.mode.as_str(),
-    };
-    let session = ctx.hook_session();
-    let pre = tokio::task::block_in_place(|| ctx.hooks.pre_tool_use(&session, &call));
+    let pre =
+        tokio::task::block_in_place(|| ctx.pre_tool_use(&tool.wire_name, &tool_use["input"], id));
     let hook_allowed = match pre {
         crate::hooks::tool::Pre::Block(message) => {
             return (
@@ -415,9 +409,7 @@ async fn mcp_call(
         crate::hooks::tool::Pre::Go { allowed } => allowed,
     };
     let decision = if hook_allowed {
-        ctx.permissions
-            .rule_gate(&tool.wire_name)
-            .unwrap_or(Decision::Allow)
+        ctx.permissions.hook_allowed(&tool.wire_name)
     } else {
         ctx.permissions
             .decide(&tool.wire_name, &Access::Mcp(tool.wire_name.clone()))

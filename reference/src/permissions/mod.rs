@@ -153,6 +153,12 @@ impl Permissions {
         }
     }
 
+    /// The decision once a PreToolUse hook answered `allow`: it answers the question a mode
+    /// would put, while a deny or an ask rule on the tool still speaks.
+    pub fn hook_allowed(&self, tool: &str) -> Decision {
+        self.rule_gate(tool).unwrap_or(Decision::Allow)
+    }
+
     /// What a deny or an ask rule on the whole tool says before the tool's own check runs.
     pub fn rule_gate(&self, tool: &str) -> Option<Decision> {
         match self.by_rules(tool, None) {

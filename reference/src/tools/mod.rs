@@ -168,12 +168,49 @@ impl ToolContext {
     }
 
     /// What every hook is told about the session this loop belongs to.
-    pub fn hook_session(&self) -> crate::hooks::Session {
+    fn hook_session(&self) -> crate::hooks::Session {
         crate::hooks::Session {
             id: self.session_id.clone(),
             cwd: self.cwd.clone(),
             home: self.home.clone(),
         }
+    }
+
+    fn hook_call<'a>(
+        &'a self,
+        tool: &'a str,
+        input: &'a Value,
+        id: &'a str,
+    ) -> crate::hooks::tool::Call<'a> {
+        crate::hooks::tool::Call {
+            tool,
+            input,
+            id,
+            mode: self.permissions.mode.as_str(),
+        }
+    }
+
+    /// The PreToolUse hooks of a call, built-in or MCP, with its checked input.
+    pub fn pre_tool_use(&self, tool: &str, input: &Value, id: &str) -> crate::hooks::tool::Pre {
+        self.hooks
+            .pre_tool_use(&self.hook_session(), &self.hook_call(tool, input, id))
+    }
+
+    /// The PostToolUse hooks of a call that succeeded: the notes they add for the model.
+    pub fn post_tool_use(
+        &self,
+        tool: &str,
+        input: &Value,
+        id: &str,
+        response: &Value,
+        took: std::time::Duration,
+    ) -> Vec<String> {
+        self.hooks.post_tool_use(
+            &self.hook_session(),
+            &self.hook_call(tool, input, id),
+            response,
+            took,
+        )
     }
 
     /// Whether this loop's task was stopped.

@@ -7,6 +7,7 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use super::{persist, schema, Access, Failure, Tool, ToolContext, ToolError};
+use crate::hooks::tool::Pre;
 use crate::permissions::{plan_mode_write_refusal, Decision, RefusalKind, PLAN_MODE_REFUSAL};
 use crate::vocab::{Ask, Mode, Prompt, Reply};
 
@@ -254,23 +255,12 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
         return ToolResult::error(id, message, true);
     }
     // PreToolUse runs on the checked input, before the permission decision (seed 004 line 19).
-    let session = ctx.hook_session();
-    let mode = ctx.permissions.mode.as_str();
-    let call = crate::hooks::tool::Call {
-        tool: name,
-        input: &input,
-        id,
-        mode,
+    let hook_allowed = match ctx.pre_tool_use(name, &input, id) {
+        Pre::Block(message) => return ToolResult::refused(id, message, None, "permission-rule"),
+        Pre::Go { allowed } => allowed,
     };
-    let hook_allowed = match ctx.hooks.pre_tool_use(&session, &call) {
-        crate::hooks::tool::Pre::Block(message) => {
-            return ToolResult::refused(id, message, None, "permission-rule")
-        }
-        crate::hooks::tool::Pre::Go { allowed } => allowed,
-    };
-    // A hook's `allow` answers the question a mode would put; a deny or ask rule still speaks.
     let decision = match tool.access(&input, ctx) {
-        _ if hook_allowed => ctx.permissions.rule_gate(name).unwrap_or(Decision::Allow),
+        _ if hook_allowed => ctx.permissions.hook_allowed(name),
         Access::Checked => match ctx.permissions.rule_gate(name) {
             Some(decision) => decision,
             None => {
@@ -361,15 +351,7 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
             }
         }
     };
-    let call = crate::hooks::tool::Call {
-        tool: name,
-        input: &input,
-        id,
-        mode: ctx.permissions.mode.as_str(),
-    };
-    result.notes = ctx
-        .hooks
-        .post_tool_use(&session, &call, &result.structured, started.elapsed());
+    result.notes = ctx.post_tool_use(name, &input, id, &result.structured, started.elapsed());
     result
 }
 
