@@ -67,14 +67,9 @@ fn account_entitled(home: &Path) -> bool {
 }
 
 fn default_view_chat(home: &Path, cwd: &Path) -> bool {
-    [
-        home.join(".claude/settings.json"),
-        cwd.join(".claude/settings.json"),
-        cwd.join(".claude/settings.local.json"),
-    ]
-    .iter()
-    .filter_map(|p| crate::json::read_file(p))
-    .any(|v| v["defaultView"] == "chat")
+    crate::environment::settings(home, cwd)
+        .iter()
+        .any(|v| v["defaultView"] == "chat")
 }
 
 /// The system prompt section of Brief mode, in our own words.

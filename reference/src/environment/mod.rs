@@ -6,7 +6,7 @@
 mod paths;
 pub mod provider;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -63,22 +63,34 @@ pub fn first_party_base_url() -> bool {
     }
 }
 
-/// A feature flag from the on-disk GrowthBook cache (`~/.claude.json` `cachedGrowthBookFeatures`),
-/// which 2.1.235 reads with telemetry off only when `CLAUDE_CODE_GB_DISK_CACHE_WHEN_TELEMETRY_OFF=1`.
-/// A key of the user's, project's and local settings files, the later file winning (local over
-/// project over user), as 2.1.235 merges them.
-pub fn setting(home: &Path, cwd: &Path, key: &str) -> Option<Value> {
+/// The user's, the project's and the local settings files, in that order: a later one wins.
+pub fn settings_files(home: &Path, cwd: &Path) -> [PathBuf; 3] {
     [
         home.join(".claude/settings.json"),
         cwd.join(".claude/settings.json"),
         cwd.join(".claude/settings.local.json"),
     ]
-    .iter()
-    .filter_map(|p| crate::json::read_file(p))
-    .filter_map(|v| v.get(key).cloned())
-    .last()
 }
 
+/// The settings files that exist and parse, in [`settings_files`] order.
+pub fn settings(home: &Path, cwd: &Path) -> Vec<Value> {
+    settings_files(home, cwd)
+        .iter()
+        .filter_map(|p| crate::json::read_file(p))
+        .collect()
+}
+
+/// A key of the settings, the later file winning (local over project over user), as 2.1.235
+/// merges them.
+pub fn setting(home: &Path, cwd: &Path, key: &str) -> Option<Value> {
+    settings(home, cwd)
+        .into_iter()
+        .filter_map(|v| v.get(key).cloned())
+        .last()
+}
+
+/// A feature flag from the on-disk GrowthBook cache (`~/.claude.json` `cachedGrowthBookFeatures`),
+/// which 2.1.235 reads with telemetry off only when `CLAUDE_CODE_GB_DISK_CACHE_WHEN_TELEMETRY_OFF=1`.
 pub fn feature_on(home: &Path, flag: &str) -> bool {
     if std::env::var("CLAUDE_CODE_GB_DISK_CACHE_WHEN_TELEMETRY_OFF").as_deref() != Ok("1") {
         return false;

@@ -59,14 +59,7 @@ fn matcher(text: Option<&str>) -> Option<Matcher> {
 }
 
 pub fn load(home: &Path, cwd: &Path) -> Vec<Entry> {
-    let files: Vec<Value> = [
-        home.join(".claude/settings.json"),
-        cwd.join(".claude/settings.json"),
-        cwd.join(".claude/settings.local.json"),
-    ]
-    .iter()
-    .filter_map(|p| crate::json::read_file(p))
-    .collect();
+    let files = crate::environment::settings(home, cwd);
     if files
         .iter()
         .any(|f| f["disableAllHooks"] == Value::Bool(true))

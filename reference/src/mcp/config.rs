@@ -243,10 +243,11 @@ impl Approval {
             disabled: Vec::new(),
         };
         let project_entry = user["projects"][cwd.display().to_string()].clone();
+        let [user_settings, project, local] = crate::environment::settings_files(home, cwd);
         let docs = [
-            read_json(&home.join(".claude/settings.json")),
-            read_json(&cwd.join(".claude/settings.json")),
-            read_json(&cwd.join(".claude/settings.local.json")),
+            read_json(&user_settings),
+            read_json(&project),
+            read_json(&local),
             project_entry,
         ];
         for doc in docs {

@@ -33,10 +33,11 @@ impl Destination {
     }
 
     fn file(self, cwd: &Path, home: &Path) -> Option<PathBuf> {
+        let [user, project, local] = crate::environment::settings_files(home, cwd);
         match self {
-            Destination::Local => Some(cwd.join(".claude/settings.local.json")),
-            Destination::Project => Some(cwd.join(".claude/settings.json")),
-            Destination::User => Some(home.join(".claude/settings.json")),
+            Destination::Local => Some(local),
+            Destination::Project => Some(project),
+            Destination::User => Some(user),
             Destination::Session => None,
         }
     }
@@ -123,11 +124,12 @@ impl Rules {
         let mut rules = Rules::default();
         let mut warnings = Vec::new();
         let mut read_deny = GlobSetBuilder::new();
-        let files = [
-            (home.join(".claude/settings.json"), home.join(".claude")),
-            (cwd.join(".claude/settings.json"), cwd.to_owned()),
-            (cwd.join(".claude/settings.local.json"), cwd.to_owned()),
-        ];
+        // Each file's relative paths are read from its own root.
+        let roots = [home.join(".claude"), cwd.to_owned(), cwd.to_owned()];
+        let files: Vec<_> = crate::environment::settings_files(home, cwd)
+            .into_iter()
+            .zip(roots)
+            .collect();
         for (i, (file, root)) in files.iter().enumerate() {
             let Some(settings) = crate::json::read_file(file) else {
                 continue;
