@@ -3,7 +3,7 @@
 //! after it is read (the prompt from stdin only once the flags are known good).
 
 use std::io::{IsTerminal, Read};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::cli::{Args, UsageError};
 use crate::config::HostKind;
@@ -106,10 +106,16 @@ pub fn read(args: &Args) -> Result<Inputs, Stop> {
     let api_key = non_empty_var("ANTHROPIC_API_KEY");
     let oauth_env = non_empty_var("CLAUDE_CODE_OAUTH_TOKEN");
     // The credentials file is read only when the environment gives no token.
-    let login_token = oauth_env
+    let login = oauth_env
         .is_none()
-        .then(|| crate::account::login::login(&home).map(|l| l.access_token))
+        .then(|| crate::account::login::login(&home))
         .flatten();
+    // The plan of the claude.ai login that signs the session in: none when a key does.
+    let plan = login
+        .as_ref()
+        .filter(|_| api_key.is_none())
+        .and_then(|l| l.subscription.clone());
+    let login_token = login.map(|l| l.access_token);
     let gates = Gates {
         design: crate::design::enabled(&home),
         projects: crate::projects::enabled(&home),
@@ -119,11 +125,7 @@ pub fn read(args: &Args) -> Result<Inputs, Stop> {
         artifact_at_terminal: host == HostKind::Terminal
             && crate::artifact::offered_at_terminal(&home, api_key.is_some()),
         cron: crate::cron::offered(),
-        workflow: crate::workflow::offered(
-            &home,
-            &cwd,
-            login_plan(&home, api_key.is_some() || oauth_env.is_some()).as_deref(),
-        ),
+        workflow: crate::workflow::offered(&home, &cwd, plan.as_deref()),
         tool_search: crate::tools::tool_search::enabled(
             args.model.as_deref().unwrap_or(DEFAULT_MODEL),
         ),
@@ -272,13 +274,4 @@ mod tests {
         assert_eq!(session_id(Some(id)).unwrap(), id);
         assert!(uuid::Uuid::parse_str(&session_id(None).unwrap()).is_ok());
     }
-}
-
-/// The plan of the claude.ai login that signs the session in: none when a key or a token from
-/// the environment does.
-fn login_plan(home: &Path, from_env: bool) -> Option<String> {
-    if from_env {
-        return None;
-    }
-    crate::account::login::login(home).and_then(|l| l.subscription)
 }

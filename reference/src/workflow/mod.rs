@@ -32,10 +32,14 @@ pub fn offered(home: &Path, cwd: &Path, plan: Option<&str>) -> bool {
     {
         return false;
     }
-    match flag("CLAUDE_CODE_WORKFLOWS").as_deref() {
-        Some("1" | "true") => return true,
-        Some("0" | "false") => return false,
-        _ => {}
+    // A three-way switch, read as the CLI reads its switches.
+    if let Some(v) = flag("CLAUDE_CODE_WORKFLOWS") {
+        if crate::environment::truthy(&v) {
+            return true;
+        }
+        if crate::environment::falsy(&v) {
+            return false;
+        }
     }
     match crate::environment::setting(home, cwd, "enableWorkflows") {
         Some(serde_json::Value::Bool(on)) => on,
