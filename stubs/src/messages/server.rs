@@ -202,19 +202,19 @@ fn respond(
     let mut hold = Hold::default();
     let mut state = shared.state.lock().unwrap();
     // The record keeps the body as sent; the script is played as if Vertex's path had said
-    // `/v1/messages` and the body had named the model.
-    let recorded = json.clone();
-    let (route, json) = match vertex_model(uri.path()) {
-        Some(model) => {
-            let mut json = json;
-            if let Some(o) = json.as_object_mut() {
-                o.insert("model".into(), Value::String(model));
-            }
-            ("/v1/messages", json)
+    // `/v1/messages` and the body had named the model (a copy only then).
+    let vertex = vertex_model(uri.path()).map(|model| {
+        let mut named = json.clone();
+        if let Some(o) = named.as_object_mut() {
+            o.insert("model".into(), Value::String(model));
         }
-        None => (uri.path(), json),
+        named
+    });
+    let (route, played) = match &vertex {
+        Some(named) => ("/v1/messages", named),
+        None => (uri.path(), &json),
     };
-    let kind = classify(&method, route, &json, &shared.config);
+    let kind = classify(&method, route, played, &shared.config);
     let (kind, response) = match kind {
         Classified::Main => {
             state.main_requests += 1;
@@ -224,10 +224,10 @@ fn respond(
                     hold = Hold::of(
                         &turn,
                         format!("main-loop turn {n}"),
-                        &json,
+                        played,
                         &shared.config.cues,
                     );
-                    play(&turn, n, &json, shared.config.split)
+                    play(&turn, n, played, shared.config.split)
                 }
                 None => {
                     state.exhausted_at.get_or_insert(n);
@@ -251,10 +251,10 @@ fn respond(
                     hold = Hold::of(
                         &turn,
                         format!("turn {n} of loop `{label}`"),
-                        &json,
+                        played,
                         &shared.config.cues,
                     );
-                    play(&turn, 100 * (i + 1) + n, &json, shared.config.split)
+                    play(&turn, 100 * (i + 1) + n, played, shared.config.split)
                 }
                 None => {
                     agent.exhausted_at.get_or_insert(n);
@@ -269,7 +269,7 @@ fn respond(
         }
         Classified::Side(why) => {
             // A structured request gets JSON its schema accepts (one string per required key).
-            let text = match json.pointer("/output_config/format/schema/required") {
+            let text = match played.pointer("/output_config/format/schema/required") {
                 Some(Value::Array(keys)) => Value::Object(
                     keys.iter()
                         .filter_map(Value::as_str)
@@ -285,7 +285,7 @@ fn respond(
             };
             (
                 RequestKind::Side(why),
-                answer(&turn, 0, &json, Split::Whole),
+                answer(&turn, 0, played, Split::Whole),
             )
         }
         Classified::Other => {
@@ -311,7 +311,7 @@ fn respond(
         method: method.to_string(),
         path,
         headers: header_map,
-        body: recorded,
+        body: json,
         kind,
         status: response.status().as_u16(),
     });
