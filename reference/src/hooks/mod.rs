@@ -27,14 +27,10 @@ pub struct Session {
 }
 
 impl Session {
-    /// Where 2.1.235 keeps the session's transcript (`transcript_path`): the project's folder
-    /// under `~/.claude/projects`, named by the cwd with each `/` a `-`.
+    /// Where 2.1.235 keeps the session's transcript (`transcript_path`): the session's file in
+    /// the project's folder.
     pub fn transcript_path(&self) -> PathBuf {
-        let folder = self.cwd.display().to_string().replace(['/', '.'], "-");
-        self.home
-            .join(".claude/projects")
-            .join(folder)
-            .join(format!("{}.jsonl", self.id))
+        crate::environment::project_dir(&self.home, &self.cwd).join(format!("{}.jsonl", self.id))
     }
 }
 
