@@ -85,8 +85,8 @@ pub fn settings(home: &Path, cwd: &Path) -> Vec<Value> {
 pub fn setting(home: &Path, cwd: &Path, key: &str) -> Option<Value> {
     settings(home, cwd)
         .into_iter()
-        .filter_map(|v| v.get(key).cloned())
-        .last()
+        .rev()
+        .find_map(|v| v.get(key).cloned())
 }
 
 /// A feature flag from the on-disk GrowthBook cache (`~/.claude.json` `cachedGrowthBookFeatures`),
