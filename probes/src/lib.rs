@@ -10,6 +10,7 @@ pub mod cargo;
 pub mod check;
 pub mod coverage;
 pub mod git;
+pub mod hooks;
 pub mod host;
 pub mod isolation;
 pub mod mcp;

@@ -80,6 +80,8 @@ pub struct RunOutcome {
     pub site: Vec<stubs::site::SiteRequest>,
     /// What the mock's OAuth token endpoint received (no token values).
     pub token_requests: Vec<RecordedTokenRequest>,
+    /// Each run of the harness's hook recorder, in the order they started.
+    pub hooks: Vec<crate::hooks::HookRun>,
     /// Keeps the run's directories alive until checks have read them.
     /// Shared so a mutated copy (`mutate`) reads the same directories.
     pub(crate) _root: std::sync::Arc<crate::process::interrupt::Root>,
@@ -128,6 +130,7 @@ impl Redact for RunOutcome {
             network: _,
             site,
             token_requests,
+            hooks,
             _root: _,
         } = self;
         target.redact(r);
@@ -153,6 +156,7 @@ impl Redact for RunOutcome {
         project_state.redact(r);
         site.redact(r);
         token_requests.redact(r);
+        hooks.redact(r);
     }
 }
 
@@ -240,6 +244,7 @@ impl RunOutcome {
                 home: home.display().to_string(),
                 mcp_config: base.join("mcp.json").display().to_string(),
                 fake_lsp: String::new(),
+                hook_recorder: String::new(),
             },
             cwd,
             home,
@@ -255,6 +260,7 @@ impl RunOutcome {
             network: Network::Loopback,
             site: Vec::new(),
             token_requests: Vec::new(),
+            hooks: Vec::new(),
             _root: std::sync::Arc::new(root),
         }
     }

@@ -1,4 +1,4 @@
-//! `{cwd}`, `{home}`, `{cwd_slug}`, `{mcp_config}` and `{fake_lsp}` in scenario files: the run's own
+//! `{cwd}`, `{home}`, `{cwd_slug}`, `{mcp_config}`, `{fake_lsp}` and `{hook_recorder}` in scenario files: the run's own
 //! temporary directories and files, known only at run time.
 
 use serde_json::Value;
@@ -12,6 +12,8 @@ pub struct Places {
     pub mcp_config: String,
     /// The fake language server binary, for plugin fixtures (`{fake_lsp}`); empty when unused.
     pub fake_lsp: String,
+    /// The harness's hook recorder (`crate::hooks`), for hook commands; empty when unused.
+    pub hook_recorder: String,
 }
 
 impl Places {
@@ -29,6 +31,7 @@ impl Places {
             .replace("{home}", &self.home)
             .replace("{mcp_config}", &self.mcp_config)
             .replace("{fake_lsp}", &self.fake_lsp)
+            .replace("{hook_recorder}", &self.hook_recorder)
     }
 
     /// A scripted value (a server's script, a mock's) with every string in it expanded.
@@ -60,6 +63,10 @@ impl Places {
     pub fn redact(&self, s: &str) -> String {
         // The longer path first, in case one contains the other.
         let s = s.replace(self.mcp_config.as_str(), "{mcp_config}");
+        let s = match self.hook_recorder.as_str() {
+            "" => s,
+            recorder => s.replace(recorder, "{hook_recorder}"),
+        };
         let s = s.replace(&self.cwd_slug(), "{cwd_slug}");
         let (a, an, b, bn) = if self.cwd.len() >= self.home.len() {
             (&self.cwd, "{cwd}", &self.home, "{home}")
@@ -81,6 +88,7 @@ mod tests {
             home: "/tmp/run-1".into(),
             mcp_config: "/tmp/run/mcp-config.json".into(),
             fake_lsp: String::new(),
+            hook_recorder: String::new(),
         };
         let s = p.expand("{cwd}/a.txt and {home}/.claude");
         assert_eq!(s, "/tmp/run-1/work/a.txt and /tmp/run-1/.claude");

@@ -48,6 +48,8 @@ pub struct ProbeRecord<'a> {
     pub project_state: Option<&'a stubs::claude_ai::ProjectState>,
     /// Requests the `[[site]]` hosts and the domain preflight received.
     pub site: &'a [stubs::site::SiteRequest],
+    /// Each run of the harness's hook recorder.
+    pub hooks: &'a [crate::hooks::HookRun],
     pub checks: &'a [CheckOutcome],
 }
 
@@ -86,6 +88,7 @@ pub fn write(
         artifact: &run.artifact,
         project_state: run.project_state.as_ref(),
         site: &run.site,
+        hooks: &run.hooks,
         checks,
     };
     let path = dir

@@ -135,6 +135,17 @@ pub fn site(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
     ordered(spec, run, &seen, "site requests")
 }
 
+/// `hooks`: the hook recorder's runs, in start order, optionally of one `event`.
+pub fn hooks(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
+    let seen: Vec<Value> = run
+        .hooks
+        .iter()
+        .filter(|h| spec.event.as_deref().is_none_or(|e| h.event == e))
+        .map(|h| serde_json::to_value(h).unwrap_or_default())
+        .collect();
+    ordered(spec, run, &seen, "hook runs")
+}
+
 /// `oauth`: the token endpoint's requests, in order.
 pub fn oauth(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
     let seen: Vec<Value> = run

@@ -137,5 +137,6 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
         CheckKind::Site => json::site(spec, run),
         CheckKind::Artifact => json::artifact(spec, run),
         CheckKind::Oauth => json::oauth(spec, run),
+        CheckKind::Hooks => json::hooks(spec, run),
     }
 }

@@ -316,11 +316,16 @@ fn mocks(m: &Mutation, r: &mut RunOutcome) -> Option<()> {
                 List::Site => edit(&mut r.site, m, *i),
                 List::Artifact => edit(&mut r.artifact, m, *i),
                 List::TokenRequests => edit(&mut r.token_requests, m, *i),
+                List::Hooks => edit(&mut r.hooks, m, *i),
             }
         }
         M::ListAdded(list, method, path) => match list {
             List::Uploads => r.uploads.push(Default::default()),
             List::TokenRequests => r.token_requests.push(Default::default()),
+            List::Hooks => r.hooks.push(crate::hooks::HookRun {
+                event: method.clone().unwrap_or_default(),
+                ..Default::default()
+            }),
             List::Design => {
                 use stubs::claude_ai::DesignEndpoint as E;
                 let endpoint = match path.as_deref() {

@@ -89,9 +89,14 @@ pub(super) fn mutations(checks: &[&CheckSpec], run: &RunOutcome) -> Vec<Mutation
             Some(CheckKind::Design) => List::Design,
             Some(CheckKind::Project) => List::Project,
             Some(CheckKind::Oauth) => List::TokenRequests,
+            Some(CheckKind::Hooks) => List::Hooks,
             _ => continue,
         };
-        out.push(M::ListAdded(list, spec.method.clone(), spec.path.clone()));
+        let method = match list {
+            List::Hooks => spec.event.clone(),
+            _ => spec.method.clone(),
+        };
+        out.push(M::ListAdded(list, method, spec.path.clone()));
     }
     let servers: BTreeSet<String> = checks
         .iter()
@@ -170,5 +175,6 @@ fn list_len(run: &RunOutcome, list: List) -> usize {
         List::Site => run.site.len(),
         List::Artifact => run.artifact.len(),
         List::TokenRequests => run.token_requests.len(),
+        List::Hooks => run.hooks.len(),
     }
 }

@@ -165,7 +165,8 @@ fn reads(spec: &CheckSpec) -> u16 {
         | CheckKind::Oauth
         | CheckKind::Project
         | CheckKind::Site
-        | CheckKind::Artifact => LISTS,
+        | CheckKind::Artifact
+        | CheckKind::Hooks => LISTS,
         CheckKind::ProjectState => PROJECT_STATE,
     }
 }

@@ -89,15 +89,17 @@ pub(super) enum List {
     Site,
     Artifact,
     TokenRequests,
+    Hooks,
 }
 
-pub(super) const LISTS: [List; 6] = [
+pub(super) const LISTS: [List; 7] = [
     List::Uploads,
     List::Design,
     List::Project,
     List::Site,
     List::Artifact,
     List::TokenRequests,
+    List::Hooks,
 ];
 
 /// The marker a mutation writes into a text: no check expects it.

@@ -39,6 +39,11 @@ impl Dirs {
             } else {
                 String::new()
             },
+            hook_recorder: if scenario.source.contains("{hook_recorder}") {
+                crate::hooks::install(&base)?.display().to_string()
+            } else {
+                String::new()
+            },
         };
         Ok(Dirs {
             root,

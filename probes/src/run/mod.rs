@@ -236,6 +236,7 @@ fn outcome(
         project_state: claude_ai.project_state(),
         network: scenario.network,
         site: sites.requests(),
+        hooks: crate::hooks::read(&dirs.base),
         _root: std::sync::Arc::new(dirs.root),
     }
 }

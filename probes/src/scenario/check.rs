@@ -105,6 +105,10 @@ pub enum CheckKind {
     /// `matches` (a JSON subset of the whole ordered list: op, slug, body, status, applied),
     /// `method` (only requests of this operation: boot, content, deploy, comments, reply).
     Artifact,
+    /// The harness's hook recorder (`{hook_recorder}` as a hook command), its runs in start
+    /// order: `equals` (how many), `matches` (a JSON subset of the whole ordered list: event,
+    /// label, exit, env names, stdin), `event` (only runs of this hook event).
+    Hooks,
 }
 
 /// One `[[check]]` table. Which fields apply depends on `kind`; `validate` says which are missing.
@@ -136,6 +140,8 @@ pub struct CheckSpec {
     pub input_schema: Option<Value>,
     pub counts: Option<BTreeMap<String, i64>>,
     pub method: Option<String>,
+    /// `hooks`: only the recorder's runs for this event (`PreToolUse`).
+    pub event: Option<String>,
     pub gaps_ms: Option<Vec<u64>>,
     /// `[lo, hi]`: the server's first message arrives lo..hi ms after the first message any
     /// server of the run received (connection batches).
@@ -167,7 +173,7 @@ impl CheckSpec {
     /// Names the first missing or misplaced field, for the scenario loader's error.
     pub fn validate(&self) -> Result<(), (&'static str, String)> {
         let Some(kind) = self.kind else {
-            return Err(("kind", "missing: one of exit, result, requests, tools, betas, tool_result, media, pairing, file, events, stderr, stdout, mcp, tool_def, system, user_context, process, tool_use_result, uploads, view, screen, design, oauth, project, project_state, site, artifact".into()));
+            return Err(("kind", "missing: one of exit, result, requests, tools, betas, tool_result, media, pairing, file, events, stderr, stdout, mcp, tool_def, system, user_context, process, tool_use_result, uploads, view, screen, design, oauth, project, project_state, site, artifact, hooks".into()));
         };
         let need = |ok: bool, field: &'static str, what: &str| {
             if ok {
@@ -321,7 +327,8 @@ impl CheckSpec {
             | CheckKind::Oauth
             | CheckKind::Project
             | CheckKind::Site
-            | CheckKind::Artifact => need(
+            | CheckKind::Artifact
+            | CheckKind::Hooks => need(
                 self.matches.is_some() || self.equals.as_ref().is_some_and(Value::is_u64),
                 "equals",
                 "a count (`equals`) or `matches`",
@@ -403,6 +410,7 @@ impl CheckSpec {
             input_schema,
             counts,
             method,
+            event,
             gaps_ms,
             starts_ms,
             released_ms,
@@ -519,6 +527,7 @@ fn kind_name(kind: CheckKind) -> &'static str {
         CheckKind::Project => "project",
         CheckKind::ProjectState => "project_state",
         CheckKind::Site => "site",
+        CheckKind::Hooks => "hooks",
         CheckKind::Artifact => "artifact",
         CheckKind::Oauth => "oauth",
     }

@@ -4,7 +4,7 @@
 //!
 //! A trace is its sections in a fixed order: how the process ended and its result, stdout,
 //! what the user was asked, stderr (`stdout`); the other requests, then what the fakes and mocks
-//! saw (`services`); each loop's conversation and the tool schemas (`conversation`).
+//! saw and the hooks that ran (`services`); each loop's conversation and the tool schemas (`conversation`).
 
 mod conversation;
 mod redact;
@@ -43,6 +43,7 @@ pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
     services::site(run, &mut out);
     services::project(run, &mut out);
     services::token_requests(run, &mut out);
+    services::hooks(run, &mut out);
     conversation::loops(run, prompt, &mut out);
     conversation::tool_schemas(run, &mut out);
     out

@@ -240,3 +240,35 @@ pub(super) fn token_requests(run: &RunOutcome, out: &mut String) {
         .unwrap();
     }
 }
+
+/// Each run of the hook recorder in start order: its event, label, exit, the tool it was about,
+/// and its stdin's keys in their order (the values are session ids, paths and timings).
+pub(super) fn hooks(run: &RunOutcome, out: &mut String) {
+    for h in &run.hooks {
+        let keys: Vec<&str> = h
+            .stdin
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(k, _)| k.as_str())
+            .collect();
+        let label = if h.label.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", h.label)
+        };
+        let about = match h.stdin["tool_name"].as_str() {
+            Some(tool) => format!(" tool={tool}"),
+            None => String::new(),
+        };
+        writeln!(
+            out,
+            "hook {}{label} exit={}{about} env={} stdin: {}",
+            h.event,
+            h.exit,
+            h.env.join(","),
+            keys.join(",")
+        )
+        .unwrap();
+    }
+}
