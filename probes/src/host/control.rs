@@ -1,8 +1,8 @@
 //! The SDK control protocol, as a host speaks it to `claude -p --input-format stream-json
 //! --output-format stream-json --permission-prompt-tool stdio`: an `initialize` request and the
 //! prompt as a user message on stdin, then every `can_use_tool` request on stdout answered from the
-//! scenario's decisions, and stdin closed once the `result` arrives (the end of a one-prompt
-//! session, as the SDK ends it).
+//! scenario's decisions, every `hook_callback` answered as the scenario's `[[sdk_hook]]` says, and
+//! stdin closed once the `result` arrives (the end of a one-prompt session, as the SDK ends it).
 
 use std::process::Stdio;
 use std::time::Duration;
@@ -18,14 +18,14 @@ use crate::mcp::McpSetup;
 use stubs::cues::{Cues, Event};
 
 use crate::process::{collect, kill_group, read_capped, wait_or_kill, Kept, OUTPUT_CAP_BYTES};
-use crate::scenario::{Answer, Decision};
+use crate::scenario::{Answer, Decision, SdkHook};
 
 /// What the model is told when a decision denies without a message of its own.
 pub const DEFAULT_DENY: &str = "The user doesn't want to proceed with this tool use.";
 
 pub(crate) async fn drive(
     command: std::process::Command,
-    prompt: &str,
+    (prompt, sdk_hooks): (&str, &[SdkHook]),
     decisions: &mut Decisions,
     timeout: Duration,
     (mcp, cues): (&McpSetup, &Cues),
@@ -41,6 +41,7 @@ pub(crate) async fn drive(
         pid,
         next_id: 0,
         cues: cues.clone(),
+        sdk_hooks: sdk_hooks.to_vec(),
     };
     let prompt = prompt.to_owned();
     let io = tokio::spawn(async move {
@@ -68,6 +69,8 @@ struct Host {
     next_id: u64,
     /// Where each stdout line is announced, for a scripted `after = { stdout = … }`.
     cues: Cues,
+    /// The hook functions registered at `initialize`; callback `hook_N` is the N-th.
+    sdk_hooks: Vec<SdkHook>,
 }
 
 impl Host {
@@ -77,7 +80,8 @@ impl Host {
     /// so one endless line cannot grow without bound; the rest is drained and counted.
     async fn converse(&mut self, stdout: tokio::process::ChildStdout, prompt: &str) -> Kept {
         let id = self.request_id();
-        self.send(json!({"type": "control_request", "request_id": id, "request": {"subtype": "initialize", "hooks": null}}))
+        let hooks = self.initialize_hooks();
+        self.send(json!({"type": "control_request", "request_id": id, "request": {"subtype": "initialize", "hooks": hooks}}))
             .await;
         self.send(json!({"type": "user", "message": {"role": "user", "content": prompt}, "parent_tool_use_id": null, "session_id": ""}))
             .await;
@@ -127,6 +131,22 @@ impl Host {
     async fn answer(&mut self, event: &Value) -> Option<Duration> {
         let id = event["request_id"].clone();
         let request = &event["request"];
+        if request["subtype"] == "hook_callback" {
+            let answer = request["callback_id"]
+                .as_str()
+                .and_then(|c| c.strip_prefix("hook_")?.parse::<usize>().ok())
+                .and_then(|n| self.sdk_hooks.get(n))
+                .map(|h| h.answer.clone());
+            let response = match answer {
+                Some(answer) => json!({"subtype": "success", "request_id": id, "response": answer}),
+                None => {
+                    json!({"subtype": "error", "request_id": id, "error": "no such hook callback"})
+                }
+            };
+            self.send(json!({"type": "control_response", "response": response}))
+                .await;
+            return None;
+        }
         if request["subtype"] != "can_use_tool" {
             let subtype = request["subtype"].as_str().unwrap_or("?");
             self.send(json!({"type": "control_response", "response": {"subtype": "error", "request_id": id, "error": format!("this host does not handle `{subtype}`")}}))
@@ -157,6 +177,25 @@ impl Host {
         self.send(json!({"type": "control_response", "response": {"subtype": "success", "request_id": id, "response": response}}))
             .await;
         None
+    }
+
+    /// `initialize`'s `hooks`, as the Agent SDKs build it: per event, one matcher entry per
+    /// registered function, each with its callback id; `null` when none is registered.
+    fn initialize_hooks(&self) -> Value {
+        if self.sdk_hooks.is_empty() {
+            return Value::Null;
+        }
+        let mut by_event = serde_json::Map::new();
+        for (n, hook) in self.sdk_hooks.iter().enumerate() {
+            let entry = json!({"matcher": hook.matcher, "hookCallbackIds": [format!("hook_{n}")]});
+            by_event
+                .entry(hook.event.clone())
+                .or_insert_with(|| json!([]))
+                .as_array_mut()
+                .expect("an array")
+                .push(entry);
+        }
+        Value::Object(by_event)
     }
 
     fn request_id(&mut self) -> String {

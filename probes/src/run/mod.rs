@@ -139,8 +139,14 @@ async fn drive(
     match channel {
         Channel::Print => crate::host::print::drive(command, scenario.timeout(), mcp, cues).await,
         Channel::Control => {
-            crate::host::control::drive(command, prompt, decisions, scenario.timeout(), (mcp, cues))
-                .await
+            crate::host::control::drive(
+                command,
+                (prompt, &scenario.sdk_hooks),
+                decisions,
+                scenario.timeout(),
+                (mcp, cues),
+            )
+            .await
         }
         Channel::Pty => {
             crate::host::terminal::drive(

@@ -127,6 +127,10 @@ pub struct Scenario {
     /// What the user answers, in order, to whatever the target asks.
     #[serde(default, rename = "decision")]
     pub decisions: Vec<Spanned<Decision>>,
+    /// Hooks an SDK host registers in its `initialize` request (`control` only), each answered
+    /// with its `answer` whenever the target calls it back (`hook_callback`).
+    #[serde(default, rename = "sdk_hook")]
+    pub sdk_hooks: Vec<SdkHook>,
     #[serde(default, rename = "check")]
     pub checks: Vec<Spanned<CheckSpec>>,
     /// Trace differences from the reference this scenario accepts on a real binary, each with a
@@ -514,6 +518,21 @@ pub fn load_dir(dir: &Path) -> Result<Vec<Scenario>, ScenarioError> {
     Ok(scenarios)
 }
 
+/// One hook function an SDK host registers: the event, the matcher, and what it answers.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SdkHook {
+    pub event: String,
+    pub matcher: Option<String>,
+    /// The hook's output as the host returns it (`{}` when absent: no opinion).
+    #[serde(default = "empty_object")]
+    pub answer: serde_json::Value,
+}
+
+fn empty_object() -> serde_json::Value {
+    serde_json::json!({})
+}
+
 impl Scenario {
     /// Channels, decisions and checks fit together: decisions need someone to answer them, and a
     /// check that reads stream-json says which channel it reads on a run that has a terminal.
@@ -546,6 +565,9 @@ impl Scenario {
                 at("then_type"),
                 "field `then_type`: only a terminal user types follow-up lines; add `channels = [\"pty\"]`".into(),
             ));
+        }
+        if !self.sdk_hooks.is_empty() && !channels.contains(&Channel::Control) {
+            return Err((at("sdk_hook"), "`[[sdk_hook]]` needs `channels` with `control`: only an SDK host registers hook callbacks".into()));
         }
         if !self.decisions.is_empty() && channels == [Channel::Print] {
             return Err((self.decisions[0].span().start, "`[[decision]]` needs `channels` with `control` or `pty`: under `-p` nobody answers".into()));

@@ -516,7 +516,10 @@ mod tests {
     fn a_vertex_streaming_path_names_its_model_and_nothing_else_does() {
         let p = "/projects/p/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5:streamRawPredict";
         assert_eq!(vertex_model(p).as_deref(), Some("claude-sonnet-4-5"));
-        assert_eq!(vertex_model(&p.replace(":streamRawPredict", ":rawPredict")), None);
+        assert_eq!(
+            vertex_model(&p.replace(":streamRawPredict", ":rawPredict")),
+            None
+        );
         assert_eq!(vertex_model("/v1/messages"), None);
     }
 
