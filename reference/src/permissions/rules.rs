@@ -93,9 +93,32 @@ impl Rule {
                         .strip_prefix(prefix)
                         .is_some_and(|rest| rest.starts_with(' '))
             }
+            // A `*` elsewhere stands for any text (2.1.235 denies `touch allow-vs-deny.txt` by
+            // `Bash(touch allow-vs-deny*)`).
+            None if content.contains('*') => wildcard(content, command),
             None => command == content,
         }
     }
+}
+
+/// Whether `text` is `pattern` with each `*` standing for any run of characters.
+fn wildcard(pattern: &str, text: &str) -> bool {
+    let mut parts = pattern.split('*');
+    let first = parts.next().unwrap_or_default();
+    let Some(mut rest) = text.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    for (i, part) in parts.iter().enumerate() {
+        if i + 1 == parts.len() {
+            return rest.ends_with(part);
+        }
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.is_empty()
 }
 
 /// The rules of a session, by list.
@@ -265,6 +288,18 @@ mod tests {
         assert!(!prefix.matches_command("touchy x"));
         assert!(Rule::parse("Bash").unwrap().matches_command("anything"));
         assert!(!Rule::parse("Edit").unwrap().matches_command("ls"));
+    }
+
+    #[test]
+    fn a_star_inside_a_command_rule_stands_for_any_text() {
+        let rule = Rule::parse("Bash(touch allow-vs-deny*)").unwrap();
+        assert!(rule.matches_command("touch allow-vs-deny.txt"));
+        assert!(rule.matches_command("touch allow-vs-deny"));
+        assert!(!rule.matches_command("touch other.txt"));
+        let middle = Rule::parse("Bash(git * main)").unwrap();
+        assert!(middle.matches_command("git push origin main"));
+        assert!(!middle.matches_command("git push origin main2"));
+        assert!(!middle.matches_command("gitx push main"));
     }
 
     #[test]
