@@ -43,6 +43,10 @@ pub struct Args {
     pub mcp_config: Vec<String>,
     #[arg(long = "strict-mcp-config")]
     pub strict_mcp_config: bool,
+    /// Every hook run is told on stream-json (`hook_started` / `hook_response`), not only
+    /// SessionStart's.
+    #[arg(long = "include-hook-events")]
+    pub include_hook_events: bool,
     #[arg(long = "add-dir", action = ArgAction::Append)]
     pub add_dir: Vec<String>,
     #[arg(long)]

@@ -37,6 +37,8 @@ pub struct Config {
     /// `--mcp-config` values (files or JSON) and `--strict-mcp-config`.
     pub mcp_config: Vec<String>,
     pub strict_mcp_config: bool,
+    /// `--include-hook-events`.
+    pub include_hook_events: bool,
     /// `--add-dir` roots.
     pub add_dirs: Vec<PathBuf>,
     /// The optional built-in tools on offer.

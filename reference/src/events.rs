@@ -210,6 +210,30 @@ impl Output {
                "uuid": uuid(), "session_id": self.session_id})
     }
 
+    /// Another output for the same session and stream, for a part of it that runs on its own
+    /// (the tasks' announcer, the hooks' observer): it holds no results of its own.
+    pub fn sibling(&self) -> Output {
+        Output {
+            format: self.format,
+            session_id: self.session_id.clone(),
+            terminal: self.terminal.clone(),
+            held: None,
+            after_results: self.after_results.clone(),
+        }
+    }
+
+    /// A line the client tells the host (a hook's `systemMessage`, a blocked prompt).
+    pub fn informational(&self, content: &str, level: &str) -> Value {
+        json!({"type": "system", "subtype": "informational", "content": content, "level": level,
+               "uuid": uuid(), "session_id": self.session_id})
+    }
+
+    /// A notice for the person at the session (`stop-hook-error`).
+    pub fn notification(&self, key: &str, text: &str) -> Value {
+        json!({"type": "system", "subtype": "notification", "key": key, "text": text,
+               "priority": "immediate", "uuid": uuid(), "session_id": self.session_id})
+    }
+
     /// Context the client adds to the conversation itself (a launched skill's body, the Brief
     /// turn-end reminder).
     pub fn synthetic_user(&self, text: &str) -> Value {
@@ -406,6 +430,47 @@ fn zero_usage() -> Value {
     json!({"input_tokens": 0, "output_tokens": 0, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
            "server_tool_use": {"web_search_requests": 0, "web_fetch_requests": 0}, "service_tier": null,
            "cache_creation": {"ephemeral_1h_input_tokens": 0, "ephemeral_5m_input_tokens": 0}})
+}
+
+/// Hook runs as 2.1.235 tells them on stream-json: `hook_started`, then `hook_response` with
+/// the hook's output (stdout then stderr), its status and its outcome.
+impl crate::hooks::Observer for Output {
+    fn started(&self, hook_id: &str, name: &str, event: &str) {
+        self.event(
+            &json!({"type": "system", "subtype": "hook_started", "hook_id": hook_id,
+                           "hook_name": name, "hook_event": event, "uuid": uuid(),
+                           "session_id": self.session_id}),
+        );
+    }
+
+    fn responded(&self, hook_id: &str, name: &str, event: &str, output: &crate::child::Output) {
+        // A hook ended at its timeout is told as cancelled, with nothing of what it printed.
+        let (stdout, stderr, code, outcome) = match (output.timed_out, output.code) {
+            (true, _) => ("", "", Some(1), "cancelled"),
+            (false, Some(0)) => (
+                output.stdout.as_str(),
+                output.stderr.as_str(),
+                Some(0),
+                "success",
+            ),
+            (false, code) => (
+                output.stdout.as_str(),
+                output.stderr.as_str(),
+                code,
+                "error",
+            ),
+        };
+        let mut e = json!({"type": "system", "subtype": "hook_response", "hook_id": hook_id,
+                           "hook_name": name, "hook_event": event,
+                           "output": format!("{stdout}{stderr}"), "stdout": stdout, "stderr": stderr});
+        if let Some(code) = code {
+            e["exit_code"] = json!(code);
+        }
+        e["outcome"] = json!(outcome);
+        e["uuid"] = json!(uuid());
+        e["session_id"] = json!(self.session_id);
+        self.event(&e);
+    }
 }
 
 #[cfg(test)]

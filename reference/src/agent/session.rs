@@ -104,10 +104,11 @@ async fn converse(
         held: (config.host == HostKind::None).then(Default::default),
         after_results: Default::default(),
     };
-    let mut session = Session::start(config, mcp, host, out, started);
+    let sdk = control.as_ref().map(|(control, _)| control.clone());
+    let mut session = Session::start(config, mcp, (host, sdk), out, started);
     session.preconnect = preconnect;
     session.lookups = lookups;
-    match (control, terminal) {
+    let code = match (control, terminal) {
         (Some((control, inputs)), _) => {
             // Prompts arrive until the host closes stdin; the last result decides the status.
             let mut code = crate::exit::SUCCESS;
@@ -161,7 +162,9 @@ async fn converse(
             }
             code
         }
-    }
+    };
+    session.end();
+    code
 }
 
 /// A user message's content as blocks.
@@ -216,12 +219,30 @@ impl<'a> Session<'a> {
     fn start(
         config: &'a Config,
         mcp: &'a McpRuntime,
-        host: Option<Arc<dyn Host>>,
+        (host, sdk): (Option<Arc<dyn Host>>, Option<Arc<Control>>),
         out: Output,
         started: Instant,
     ) -> Self {
         let found = Found::discover(config);
         let mut ctx = session_context(config, &found, mcp, host);
+        // The settings' hooks, then the SDK host's functions; the host hears of their runs.
+        let mut hooks = (*ctx.hooks)
+            .clone()
+            .observed(Arc::new(out.sibling()), config.include_hook_events);
+        if let Some(sdk) = sdk {
+            hooks = hooks.with_host(&sdk.registered_hooks(), sdk);
+        }
+        ctx.hooks = Arc::new(hooks);
+        // SessionStart, then each instruction file, before the session is announced.
+        let hook_session = ctx.hook_session();
+        let started_notes = ctx.hooks.session_start(&hook_session);
+        for entry in &found.instructions.entries {
+            ctx.hooks.instructions_loaded(
+                &hook_session,
+                &entry.path.display().to_string(),
+                entry.kind.memory_type(),
+            );
+        }
         let catalog = tools::builtin(offer(config, &ctx, false));
         let enforce_brief = brief::enforcement_on(
             config.brief,
@@ -232,7 +253,11 @@ impl<'a> Session<'a> {
         let first_tools = mcp.current_tools();
         let request_1 = (catalog.as_slice(), first_tools.as_slice());
         let init = opening::init_event(config, &out, mcp, request_1, &found, started);
-        let first = opening::first_message(config, mcp, request_1, &found);
+        let mut first = opening::first_message(config, mcp, request_1, &found);
+        let started_notes = started_notes
+            .iter()
+            .map(|n| json!({"type": "text", "text": crate::hooks::session::reminder(n)}));
+        first.reminders.splice(0..0, started_notes);
         ctx.agents = Some(agents(config, &out, first.child));
         Session {
             config,
@@ -260,6 +285,7 @@ impl<'a> Session<'a> {
 
     /// Runs one prompt to its result; returns the exit status that result stands for.
     async fn prompt(&mut self, prompt: Vec<Value>) -> i32 {
+        self.ctx.prompt_id = Some(crate::vocab::uuid());
         self.before_first_request(&prompt).await;
         // 2.1.235 announces the session as its first prompt starts, after the start-up requests:
         // a limits change their answers brought is told first.
@@ -271,6 +297,13 @@ impl<'a> Session<'a> {
         self.out.rate_limits();
         if std::mem::take(&mut self.init_owed) {
             self.out.event(&self.init);
+        }
+        let check = match self.origin {
+            Some(_) => Default::default(),
+            None => self.submit_hooks(&prompt),
+        };
+        if let Some(text) = check.blocked {
+            return self.prompt_blocked(&text);
         }
         self.client.new_prompt();
         // Every prompt (a task's notification too) opens with the budget whole again.
@@ -286,6 +319,12 @@ impl<'a> Session<'a> {
             .into_iter()
             .collect();
         own.push(budget);
+        own.extend(
+            check
+                .notes
+                .iter()
+                .map(|n| crate::hooks::session::reminder(n)),
+        );
         content.extend(context::reminders::before_prompt(own));
         content.extend(context);
         content.append(&mut self.pending);
@@ -293,6 +332,41 @@ impl<'a> Session<'a> {
         self.messages
             .push(json!({"role": "user", "content": content}));
         Turn::new(self).run().await
+    }
+
+    /// The UserPromptSubmit hooks of a prompt the user sent.
+    fn submit_hooks(&self, prompt: &[Value]) -> crate::hooks::session::PromptCheck {
+        let text: Vec<&str> = prompt.iter().filter_map(|b| b["text"].as_str()).collect();
+        self.ctx.hooks.user_prompt_submit(
+            &self.ctx.hook_session(),
+            self.ctx.permissions.mode.as_str(),
+            &text.join("\n"),
+        )
+    }
+
+    /// A prompt a UserPromptSubmit hook stopped: the host is told why, and the prompt's result
+    /// is that text, with no request made (2.1.235's shape: no turns, no stop reason).
+    fn prompt_blocked(&mut self, text: &str) -> i32 {
+        self.out.event(&json!({
+            "type": "system", "subtype": "informational", "content": text, "level": "warning",
+            "prevent_continuation": true, "uuid": crate::vocab::uuid(), "session_id": self.out.session_id,
+        }));
+        let result = json!({
+            "is_error": false, "duration_api_ms": 0, "num_turns": 0, "stop_reason": null,
+            "session_id": self.out.session_id, "total_cost_usd": 0,
+            "usage": crate::api::Usage::default().json(), "modelUsage": {},
+            "permission_denials": [], "fast_mode_state": "off",
+            "fast_mode_disabled_reason": crate::events::fast_mode_disabled_reason(),
+            "subtype": "success", "result": text, "type": "result",
+            "duration_ms": self.started.elapsed().as_millis() as u64, "uuid": crate::vocab::uuid(),
+        });
+        self.out.finish(&result);
+        crate::exit::SUCCESS
+    }
+
+    /// SessionEnd, as the session closes.
+    fn end(&self) {
+        self.ctx.hooks.session_end(&self.ctx.hook_session());
     }
 
     /// The start-up requests go first, in 2.1.235's order: the warm-up, then the title of the
@@ -427,13 +501,7 @@ fn agents(config: &Config, out: &Output, child_first: Vec<Value>) -> crate::agen
         config: Arc::new(config.clone()),
         registry: Default::default(),
         announce: crate::agents::Announcer {
-            out: Arc::new(Output {
-                format: out.format,
-                session_id: out.session_id.clone(),
-                terminal: out.terminal.clone(),
-                held: None,
-                after_results: out.after_results.clone(),
-            }),
+            out: Arc::new(out.sibling()),
         },
         first_context: Arc::new(child_first),
         depth: 0,

@@ -16,6 +16,7 @@ use crate::brief;
 use crate::config::Config;
 use crate::context;
 use crate::events::Output;
+use crate::hooks::tool::Verdict;
 use crate::limits;
 use crate::mcp::{self, McpRuntime, McpTool};
 use crate::permissions::Decision;
@@ -36,6 +37,8 @@ pub struct Turn<'s, 'a> {
     since: usize,
     /// The MCP catalogs the next request carries, taken when the last answer ended.
     next_mcp_tools: Option<Vec<McpTool>>,
+    /// A Stop hook sent the model back to work in this prompt (`stop_hook_active`).
+    stop_hook_active: bool,
 }
 
 /// How the result event ends a prompt.
@@ -60,6 +63,7 @@ impl<'s, 'a> Turn<'s, 'a> {
             denials: Vec::new(),
             since,
             next_mcp_tools: None,
+            stop_hook_active: false,
         }
     }
 
@@ -126,6 +130,25 @@ impl<'s, 'a> Turn<'s, 'a> {
                 continue;
             }
             if tool_uses.is_empty() {
+                let text = answer.message.text();
+                if let Some(feedback) = self.stop_hooks(&text) {
+                    // A Stop hook blocked the stop: its feedback is the next user message, and
+                    // the host hears once per prompt that a Stop hook answered so.
+                    let s = &mut *self.session;
+                    let feedback = format!("Stop hook feedback:\n{feedback}");
+                    s.out.event(&s.out.synthetic_user(&feedback));
+                    if !std::mem::replace(&mut self.stop_hook_active, true) {
+                        s.out.event(&s.out.notification(
+                            "stop-hook-error",
+                            "Stop hook error occurred \u{b7} ctrl+o to see",
+                        ));
+                    }
+                    self.users += 1;
+                    s.messages.push(
+                        json!({"role": "user", "content": [{"type": "text", "text": feedback}]}),
+                    );
+                    continue;
+                }
                 return self.finish(ResultFields {
                     subtype: "success",
                     is_error: false,
@@ -158,6 +181,17 @@ impl<'s, 'a> Turn<'s, 'a> {
             }
             round_reminders(s, &offered, &mut blocks);
             s.messages.push(json!({"role": "user", "content": blocks}));
+            if std::mem::take(&mut s.ctx.hook_stop) {
+                // A hook answered `continue: false`: the calls ran, and the session ends here.
+                return self.finish(ResultFields {
+                    subtype: "success",
+                    is_error: false,
+                    terminal_reason: "hook_stopped",
+                    stop_reason,
+                    text: Some(String::new()),
+                    errors: None,
+                });
+            }
             let max_turns = s.config.max_turns;
             if max_turns.is_some_and(|max| self.turns + 1 > max) {
                 self.turns += 1;
@@ -174,6 +208,17 @@ impl<'s, 'a> Turn<'s, 'a> {
                 });
             }
         }
+    }
+
+    /// The Stop hooks when the model ends its turn: the feedback of a hook that blocks the stop.
+    fn stop_hooks(&self, last_message: &str) -> Option<String> {
+        let ctx = &self.session.ctx;
+        ctx.hooks.stop(
+            &ctx.hook_session(),
+            ctx.permissions.mode.as_str(),
+            self.stop_hook_active,
+            last_message,
+        )
     }
 
     /// Runs this turn's tool_uses in order; their result blocks (what tools added after them
@@ -203,7 +248,7 @@ impl<'s, 'a> Turn<'s, 'a> {
                 continue;
             }
             if let Some(tool) = mcp_tools.iter().find(|t| t.wire_name == name) {
-                let (block, structured, denied) = mcp_call(s.mcp, tool, tool_use, &s.ctx).await;
+                let (block, structured, denied) = mcp_call(s.mcp, tool, tool_use, &mut s.ctx).await;
                 // A hook's refusal has no event, and its result says why the call did not run.
                 let mut meta = None;
                 if let Some(event) = &denied {
@@ -246,11 +291,17 @@ impl<'s, 'a> Turn<'s, 'a> {
                         .event(&s.out.permission_denied(name, id, message, reason));
                 }
                 let mut entry = denial(tool_use);
-                entry["tool_input"] = tools::parsed_input(offered, tool_use);
+                entry["tool_input"] = match s.ctx.hook_input.take() {
+                    Some(rewritten) => rewritten,
+                    None => tools::parsed_input(offered, tool_use),
+                };
                 self.denials.push(entry);
             }
             if let Some(mode) = s.ctx.mode_changed.take() {
                 s.out.event(&s.out.status(mode.as_str()));
+            }
+            for message in std::mem::take(&mut s.ctx.hook_messages) {
+                s.out.event(&s.out.informational(&message, "notice"));
             }
             let host_interrupted = s
                 .interrupt_probe
@@ -392,27 +443,28 @@ async fn mcp_call(
     mcp: &McpRuntime,
     tool: &McpTool,
     tool_use: &Value,
-    ctx: &ToolContext,
+    ctx: &mut ToolContext,
 ) -> (Value, Value, Option<Option<String>>) {
     let id = tool_use["id"].as_str().unwrap_or_default();
     let error_block = |text: String| json!({"type": "tool_result", "content": text, "is_error": true, "tool_use_id": id});
     let pre =
         tokio::task::block_in_place(|| ctx.pre_tool_use(&tool.wire_name, &tool_use["input"], id));
-    let hook_allowed = match pre {
-        crate::hooks::tool::Pre::Block(message) => {
+    let input = pre.input.unwrap_or_else(|| tool_use["input"].clone());
+    let access = Access::Mcp(tool.wire_name.clone());
+    let decision = match pre.verdict {
+        Verdict::Block(message) => {
             return (
                 error_block(message.clone()),
                 json!(format!("Error: {message}")),
                 Some(None),
             )
         }
-        crate::hooks::tool::Pre::Go { allowed } => allowed,
-    };
-    let decision = if hook_allowed {
-        ctx.permissions.hook_allowed(&tool.wire_name)
-    } else {
-        ctx.permissions
-            .decide(&tool.wire_name, &Access::Mcp(tool.wire_name.clone()))
+        Verdict::Allow => ctx.permissions.hook_allowed(&tool.wire_name, &access),
+        Verdict::Ask(reason) => Decision::Ask(crate::vocab::Prompt {
+            unanswered: reason,
+            ..Default::default()
+        }),
+        Verdict::Undecided => ctx.permissions.decide(&tool.wire_name, &access),
     };
     let refused = match decision {
         Decision::Allow => None,
@@ -426,7 +478,7 @@ async fn mcp_call(
             Some(Some(message)),
         );
     }
-    let out = match mcp.call(tool, id, &tool_use["input"]).await {
+    let out = match mcp.call(tool, id, &input).await {
         Ok(result) => mcp::map_result(&tool.server, &tool.wire_name, &result),
         Err(e) => mcp::map_error(&e),
     };

@@ -17,6 +17,16 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The `memory_type` InstructionsLoaded hooks are told.
+    pub fn memory_type(self) -> &'static str {
+        match self {
+            Kind::User => "User",
+            Kind::Project => "Project",
+            Kind::Local => "Local",
+            Kind::AutoMemory => "AutoMem",
+        }
+    }
+
     /// The type note after a file's path, as 2.1.235 labels it.
     fn note(self) -> &'static str {
         match self {

@@ -12,6 +12,18 @@ use serde_json::Value;
 
 pub use paths::{config_dir, cwd_slug, global_config, managed_settings, project_dir};
 
+/// What 2.1.235 puts in the environment of every process it starts (hooks, Bash commands):
+/// that they run under Claude Code, for which session, from which process and entrypoint.
+pub fn child_vars(session_id: &str, entrypoint: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("CLAUDECODE", "1".into()),
+        ("CLAUDE_CODE_CHILD_SESSION", "1".into()),
+        ("CLAUDE_CODE_ENTRYPOINT", entrypoint.into()),
+        ("CLAUDE_CODE_SESSION_ID", session_id.into()),
+        ("CLAUDE_PID", std::process::id().to_string()),
+    ]
+}
+
 /// An environment switch as the real CLI reads one: `1`, `true`, `yes`, `on`.
 pub fn truthy(v: &str) -> bool {
     matches!(

@@ -1,4 +1,4 @@
-//! Running one command hook: `sh -c` in the session's directory with the event's JSON on stdin
+//! Running one command hook: `/bin/sh -c` in the session's directory with the event's JSON on stdin
 //! and `CLAUDE_PROJECT_DIR` set, as a bounded child (`crate::child`): its own process group,
 //! ended at its timeout.
 
@@ -11,12 +11,19 @@ use crate::child::Output;
 /// What a hook may write that is kept; the rest is read and dropped so it never blocks.
 const KEPT_OUTPUT: usize = 1 << 20;
 
-pub fn run(command: &str, stdin: &str, cwd: &Path, timeout: Duration) -> Output {
-    let mut sh = Command::new("sh");
+pub fn run(
+    command: &str,
+    stdin: &str,
+    cwd: &Path,
+    env: &[(&str, String)],
+    timeout: Duration,
+) -> Output {
+    let mut sh = Command::new("/bin/sh");
     sh.arg("-c")
         .arg(command)
         .current_dir(cwd)
-        .env("CLAUDE_PROJECT_DIR", cwd);
+        .env("CLAUDE_PROJECT_DIR", cwd)
+        .envs(env.iter().map(|(k, v)| (k, v)));
     crate::child::run(&mut sh, Some(stdin), timeout, KEPT_OUTPUT).unwrap_or_else(|e| Output {
         code: None,
         stdout: String::new(),
@@ -36,6 +43,7 @@ mod tests {
             "cat; echo \"$CLAUDE_PROJECT_DIR\" >&2; pwd >&2; exit 2",
             "{\"a\":1}",
             dir.path(),
+            &[],
             Duration::from_secs(10),
         );
         let at = dir.path().display().to_string();

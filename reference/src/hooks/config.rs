@@ -1,6 +1,7 @@
 //! Where hooks come from: the `hooks` of the user's, the project's and the local settings, in
 //! that order (`disableAllHooks` in any of them turns them all off), as `event → [{matcher,
-//! hooks: [{type: "command", command, timeout}]}]`.
+//! hooks: [{type: "command", command, timeout}]}]`; and the SDK host's hook functions
+//! (`from_host`).
 
 use std::path::Path;
 use std::time::Duration;
@@ -18,7 +19,10 @@ pub struct Entry {
 
 #[derive(Debug, Clone)]
 pub struct Command {
+    /// The shell command, or the SDK host's callback id.
     pub command: String,
+    /// Run by the SDK host (`hook_callback`), not by the shell.
+    pub callback: bool,
     pub timeout: Duration,
 }
 
@@ -41,6 +45,41 @@ impl Entry {
             Matcher::Pattern(re) => re.is_match(name),
         }
     }
+}
+
+/// The hook functions an SDK host registered at `initialize` (`hooks`: event → `[{matcher,
+/// hookCallbackIds, timeout}]`), each called back by its id.
+pub fn from_host(hooks: &Value) -> Vec<Entry> {
+    let mut out = Vec::new();
+    for (event, groups) in hooks.as_object().into_iter().flatten() {
+        for group in groups.as_array().into_iter().flatten() {
+            let Some(matcher) = matcher(group["matcher"].as_str()) else {
+                continue;
+            };
+            let timeout = group["timeout"]
+                .as_f64()
+                .filter(|s| *s > 0.0)
+                .map(Duration::from_secs_f64)
+                .unwrap_or(limits::HOOK_COMMAND_TIMEOUT_DEFAULT.duration());
+            let commands = group["hookCallbackIds"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(|id| Command {
+                    command: id.to_owned(),
+                    callback: true,
+                    timeout,
+                })
+                .collect();
+            out.push(Entry {
+                event: event.clone(),
+                matcher,
+                commands,
+            });
+        }
+    }
+    out
 }
 
 fn matcher(text: Option<&str>) -> Option<Matcher> {
@@ -87,6 +126,7 @@ fn entries(settings: &Value) -> Vec<Entry> {
                 .filter_map(|h| {
                     Some(Command {
                         command: h["command"].as_str()?.to_owned(),
+                        callback: false,
                         timeout: h["timeout"]
                             .as_f64()
                             .filter(|s| *s > 0.0)

@@ -1,20 +1,46 @@
 //! The hooks around one tool call: PreToolUse after the input is checked and before the
-//! permission decision, PostToolUse after a call that succeeded (seed 004 line 19: schema,
-//! PreToolUse, permission, policy). Texts and key orders are 2.1.235's (hooks.pre-tool-use).
+//! permission decision, PostToolUse after a call that succeeded, PostToolUseFailure after one
+//! that failed (seed 004 line 19: schema, PreToolUse, permission, policy). Texts, key orders and
+//! how answers combine are 2.1.235's (hooks.pre-tool-use, hooks.answers).
 
 use std::time::Duration;
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
-use super::{command, Hooks, Session};
+use super::{Event, Hooks, Ran, Session};
 
 /// What the PreToolUse hooks decided.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Pre {
-    /// On to the permission decision; `allowed` when a hook answered it with `allow`.
-    Go { allowed: bool },
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Pre {
+    pub verdict: Verdict,
+    /// The input the call goes on with, when a hook rewrote it (`updatedInput`).
+    pub input: Option<Value>,
+    /// `systemMessage`s, as the host is told them.
+    pub messages: Vec<String>,
+    /// `continue: false`: the call runs, then the session ends.
+    pub stop: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Verdict {
+    /// No hook decided: on to the permission decision.
+    #[default]
+    Undecided,
+    /// A hook answered the mode's question (`allow`, or the older `approve`).
+    Allow,
+    /// A hook wants the user asked, with this reason.
+    Ask(String),
     /// Refused with this text: a denial whose result is the text itself.
     Block(String),
+}
+
+/// What the PostToolUse hooks added.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Post {
+    /// Reminders after the result, for the model only (each without its wrapping).
+    pub notes: Vec<String>,
+    /// `continue: false`: the session ends after this call.
+    pub stop: bool,
 }
 
 /// One tool call as the hooks are told it.
@@ -25,118 +51,169 @@ pub struct Call<'a> {
     pub mode: &'a str,
 }
 
-/// The fields every event's stdin opens with, in 2.1.235's order.
-fn opening(session: &Session, mode: &str, event: &str) -> Map<String, Value> {
-    let mut m = Map::new();
-    m.insert("session_id".into(), json!(session.id));
-    m.insert(
-        "transcript_path".into(),
-        json!(session.transcript_path().display().to_string()),
-    );
-    m.insert("cwd".into(), json!(session.cwd.display().to_string()));
-    m.insert("permission_mode".into(), json!(mode));
-    m.insert("hook_event_name".into(), json!(event));
-    m
+impl Call<'_> {
+    fn event(&self, name: &'static str, extra: Vec<(&'static str, Value)>) -> Event<'_> {
+        let mut fields = vec![
+            ("tool_name", json!(self.tool)),
+            ("tool_input", self.input.clone()),
+        ];
+        fields.extend(extra);
+        Event {
+            name,
+            target: Some(self.tool),
+            mode: Some(self.mode),
+            fields,
+        }
+    }
 }
 
-/// A hook's answer on stdout, when it is JSON.
-fn answer(outcome: &crate::child::Output) -> Value {
-    serde_json::from_str(outcome.stdout.trim()).unwrap_or(Value::Null)
+/// `continue: false` in a hook's JSON answer.
+fn stops(ran: &Ran) -> bool {
+    ran.said()
+        .is_some_and(|a| a["continue"] == Value::Bool(false))
 }
 
 impl Hooks {
     pub fn pre_tool_use(&self, session: &Session, call: &Call) -> Pre {
-        let commands = self.matching("PreToolUse", call.tool);
-        if commands.is_empty() {
-            return Pre::Go { allowed: false };
-        }
-        let mut stdin = opening(session, call.mode, "PreToolUse");
-        stdin.insert("tool_name".into(), json!(call.tool));
-        stdin.insert("tool_input".into(), call.input.clone());
-        stdin.insert("tool_use_id".into(), json!(call.id));
-        let stdin = Value::Object(stdin).to_string();
-        // Every matching hook runs (2.1.235 runs them all, then combines their answers): the
-        // first refusal in settings order decides, else any `allow`.
-        let mut refusal = None;
-        let mut allowed = false;
-        for c in commands {
-            let outcome = command::run(&c.command, &stdin, &session.cwd, c.timeout);
-            let verdict = match outcome.code {
-                Some(2) => Some(Pre::Block(format!(
-                    "PreToolUse:{} hook error: [{}]: {}",
-                    call.tool, c.command, outcome.stderr
-                ))),
-                Some(0) => {
-                    let said = answer(&outcome);
-                    let specific = &said["hookSpecificOutput"];
-                    match specific["permissionDecision"].as_str() {
-                        Some("deny") => Some(Pre::Block(
-                            specific["permissionDecisionReason"]
-                                .as_str()
-                                .unwrap_or_default()
-                                .to_owned(),
-                        )),
-                        Some("allow") => Some(Pre::Go { allowed: true }),
-                        _ => None,
-                    }
+        let runs = self.fire(
+            session,
+            call.event("PreToolUse", vec![("tool_use_id", json!(call.id))]),
+        );
+        // Every matching hook runs; the first refusal in settings order decides, then an ask,
+        // then an allow.
+        let mut pre = Pre::default();
+        let mut ask = None;
+        let mut allow = false;
+        for ran in &runs {
+            pre.stop |= stops(ran);
+            let verdict = pre_verdict(call.tool, ran);
+            if let Some(said) = ran.said() {
+                if let Some(message) = said["systemMessage"].as_str() {
+                    pre.messages
+                        .push(format!("PreToolUse:{} says: {message}", call.tool));
                 }
-                // Any other status is the hook's own failure: the call goes on.
-                _ => None,
-            };
+                let updated = &said["hookSpecificOutput"]["updatedInput"];
+                if updated.is_object() {
+                    pre.input = Some(updated.clone());
+                }
+            }
             match verdict {
-                Some(block @ Pre::Block(_)) => {
-                    refusal.get_or_insert(block);
+                Verdict::Block(_) if !matches!(pre.verdict, Verdict::Block(_)) => {
+                    pre.verdict = verdict
                 }
-                Some(Pre::Go { allowed: true }) => allowed = true,
+                Verdict::Ask(reason) => {
+                    ask.get_or_insert(reason);
+                }
+                Verdict::Allow => allow = true,
                 _ => {}
             }
         }
-        if let Some(block) = refusal {
-            return block;
+        if !matches!(pre.verdict, Verdict::Block(_)) {
+            pre.verdict = match (ask, allow) {
+                (Some(reason), _) => Verdict::Ask(reason),
+                (None, true) => Verdict::Allow,
+                (None, false) => Verdict::Undecided,
+            };
         }
-        Pre::Go { allowed }
+        pre
     }
 
-    /// The reminders the PostToolUse hooks add after a call's result (each without its
-    /// `<system-reminder>` wrapping).
+    /// After a call that succeeded.
     pub fn post_tool_use(
         &self,
         session: &Session,
         call: &Call,
         response: &Value,
         took: Duration,
-    ) -> Vec<String> {
-        let commands = self.matching("PostToolUse", call.tool);
-        if commands.is_empty() {
-            return Vec::new();
+    ) -> Post {
+        let runs = self.fire(
+            session,
+            call.event(
+                "PostToolUse",
+                vec![
+                    ("tool_response", response.clone()),
+                    ("tool_use_id", json!(call.id)),
+                    ("duration_ms", json!(took.as_millis() as u64)),
+                ],
+            ),
+        );
+        after_call("PostToolUse", call.tool, &runs)
+    }
+
+    /// After a call that failed: its error text, whether the user stopped it; the notes its hooks
+    /// add for the model.
+    pub fn post_tool_use_failure(
+        &self,
+        session: &Session,
+        call: &Call,
+        error: &str,
+        interrupted: bool,
+        took: Duration,
+    ) -> Post {
+        let runs = self.fire(
+            session,
+            call.event(
+                "PostToolUseFailure",
+                vec![
+                    ("tool_use_id", json!(call.id)),
+                    ("error", json!(error)),
+                    ("is_interrupt", json!(interrupted)),
+                    ("duration_ms", json!(took.as_millis() as u64)),
+                ],
+            ),
+        );
+        after_call("PostToolUseFailure", call.tool, &runs)
+    }
+}
+
+/// What the hooks after a call add for the model, as 2.1.235 words them: a blocking answer (exit
+/// 2) quoting the command, or a JSON answer's `additionalContext`.
+fn after_call(event: &str, tool: &str, runs: &[Ran]) -> Post {
+    let mut post = Post::default();
+    for ran in runs {
+        post.stop |= stops(ran);
+        if ran.blocked() {
+            post.notes.push(format!(
+                "{event}:{tool} hook blocking error from command: \"{}\": {}",
+                ran.command,
+                ran.quoted_stderr()
+            ));
+        } else if let Some(extra) = ran
+            .said()
+            .and_then(|a| a["hookSpecificOutput"]["additionalContext"].as_str())
+        {
+            post.notes
+                .push(format!("{event}:{tool} hook additional context: {extra}"));
         }
-        let mut stdin = opening(session, call.mode, "PostToolUse");
-        stdin.insert("tool_name".into(), json!(call.tool));
-        stdin.insert("tool_input".into(), call.input.clone());
-        stdin.insert("tool_response".into(), response.clone());
-        stdin.insert("tool_use_id".into(), json!(call.id));
-        stdin.insert("duration_ms".into(), json!(took.as_millis() as u64));
-        let stdin = Value::Object(stdin).to_string();
-        let mut notes = Vec::new();
-        for c in commands {
-            let outcome = command::run(&c.command, &stdin, &session.cwd, c.timeout);
-            match outcome.code {
-                Some(2) => notes.push(format!(
-                    "PostToolUse:{} hook blocking error from command: \"{}\": [{}]: {}",
-                    call.tool, c.command, c.command, outcome.stderr
-                )),
-                Some(0) => {
-                    let said = answer(&outcome);
-                    if let Some(extra) = said["hookSpecificOutput"]["additionalContext"].as_str() {
-                        notes.push(format!(
-                            "PostToolUse:{} hook additional context: {extra}",
-                            call.tool
-                        ));
-                    }
-                }
-                _ => {}
-            }
-        }
-        notes
+    }
+    post
+}
+
+/// What one PreToolUse run said about the call.
+fn pre_verdict(tool: &str, ran: &Ran) -> Verdict {
+    if ran.blocked() {
+        return Verdict::Block(format!(
+            "PreToolUse:{tool} hook error: {}",
+            ran.quoted_stderr()
+        ));
+    }
+    // Any other failing status is the hook's own failure, and so is an answer that is not
+    // JSON: the call goes on.
+    let Some(said) = ran.said() else {
+        return Verdict::Undecided;
+    };
+    let specific = &said["hookSpecificOutput"];
+    let reason = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+    match specific["permissionDecision"].as_str() {
+        Some("deny") => return Verdict::Block(reason(&specific["permissionDecisionReason"])),
+        Some("ask") => return Verdict::Ask(reason(&specific["permissionDecisionReason"])),
+        Some("allow") => return Verdict::Allow,
+        _ => {}
+    }
+    // The older top-level answer.
+    match said["decision"].as_str() {
+        Some("block") => Verdict::Block(reason(&said["reason"])),
+        Some("approve") => Verdict::Allow,
+        _ => Verdict::Undecided,
     }
 }

@@ -33,13 +33,25 @@ pub enum Input {
     SetMode(Mode),
 }
 
+/// What ends a question's wait.
+enum Answered {
+    /// The host's control response.
+    Host(Value),
+    /// A PermissionRequest hook decided first; the question was withdrawn.
+    Hook(Reply),
+    /// Withdrawn by an interrupt, or the host went away.
+    Withdrawn,
+}
+
 pub struct Control {
     /// Questions waiting for their answer, by request id.
-    pending: Mutex<HashMap<String, SyncSender<Option<Value>>>>,
+    pending: Mutex<HashMap<String, SyncSender<Answered>>>,
     /// Set when the host interrupts; the session ends the turn at the next step.
     interrupted: AtomicBool,
     /// Whether permission questions go to the host (`--permission-prompt-tool stdio`).
     pub asks: bool,
+    /// The hook functions the host registered at `initialize` (its `hooks`).
+    hooks: Mutex<Value>,
 }
 
 impl Control {
@@ -51,6 +63,7 @@ impl Control {
             pending: Mutex::new(HashMap::new()),
             interrupted: AtomicBool::new(false),
             asks,
+            hooks: Mutex::new(Value::Null),
         });
         let (tx, rx) = channel();
         let (first_tx, first_rx) = channel();
@@ -58,6 +71,11 @@ impl Control {
         std::thread::spawn(move || reader.read_stdin(tx, mode, first_tx));
         let _ = first_rx.recv_timeout(std::time::Duration::from_secs(1));
         (control, rx)
+    }
+
+    /// The hook functions the host registered at `initialize` (`null` when none).
+    pub fn registered_hooks(&self) -> Value {
+        self.hooks.lock().unwrap().clone()
     }
 
     /// Whether the host interrupted since the last call (the flag is cleared).
@@ -77,7 +95,7 @@ impl Control {
         let _ = first.send(());
         // The host went away: every waiting question fails, and the session sees the end.
         for (_, waiting) in self.pending.lock().unwrap().drain() {
-            let _ = waiting.send(None);
+            let _ = waiting.send(Answered::Withdrawn);
         }
     }
 
@@ -103,7 +121,7 @@ impl Control {
                 let id = response["request_id"].as_str().unwrap_or_default();
                 // An answer nobody waits for any more (cancelled) is dropped, as 2.1.235 does.
                 if let Some(waiting) = self.pending.lock().unwrap().remove(id) {
-                    let _ = waiting.send(Some(response.clone()));
+                    let _ = waiting.send(Answered::Host(response.clone()));
                 }
             }
             other => eprintln!(
@@ -118,19 +136,22 @@ impl Control {
         let id = &message["request_id"];
         let request = &message["request"];
         let reply = match request["subtype"].as_str() {
-            Some("initialize") => Ok(json!({
+            Some("initialize") => {
+                *self.hooks.lock().unwrap() = request["hooks"].clone();
+                Ok(json!({
                 "commands": [], "agents": [], "output_style": "default", "available_output_styles": ["default"],
                 "models": [], "account": {"tokenSource": "none", "apiKeySource": "ANTHROPIC_API_KEY", "apiProvider": "firstParty"},
                 "pid": std::process::id(), "current_permission_mode": mode.as_str(),
                 "remote_control_auto_enable": false, "remote_control_auto_on_by_default": false, "ide_rc_auto_enable_gate": false,
                 "fast_mode_state": "off", "fast_mode_disabled_reason": "sdk_opt_in_required",
-            })),
+                }))
+            }
             Some("interrupt") => {
                 self.interrupted.store(true, Ordering::SeqCst);
                 // A question still waiting is withdrawn first.
                 for (pending, waiting) in self.pending.lock().unwrap().drain() {
                     print_line(&json!({"type": "control_cancel_request", "request_id": pending}).to_string());
-                    let _ = waiting.send(None);
+                    let _ = waiting.send(Answered::Withdrawn);
                 }
                 Ok(json!({"still_queued": []}))
             }
@@ -151,8 +172,9 @@ impl Control {
     }
 }
 
-impl Host for Control {
-    fn ask(&self, ask: &Ask) -> Reply {
+impl Control {
+    /// Puts the question to the host; the receiver gets whatever ends the wait.
+    fn put(&self, ask: &Ask) -> (String, Receiver<Answered>) {
         let id = uuid();
         let (tx, rx) = sync_channel(1);
         self.pending.lock().unwrap().insert(id.clone(), tx);
@@ -160,12 +182,76 @@ impl Host for Control {
             &json!({"type": "control_request", "request_id": id, "request": can_use_tool(ask)})
                 .to_string(),
         );
+        (id, rx)
+    }
+
+    fn wait(&self, rx: &Receiver<Answered>) -> Reply {
         match rx.recv() {
-            Ok(Some(response)) => reply(&response),
+            Ok(Answered::Host(response)) => reply(&response),
+            Ok(Answered::Hook(reply)) => reply,
             // Cancelled by an interrupt.
-            Ok(None) if self.interrupted.load(Ordering::SeqCst) => Reply::Interrupt,
+            Ok(Answered::Withdrawn) if self.interrupted.load(Ordering::SeqCst) => Reply::Interrupt,
             _ => Reply::Failed(STREAM_CLOSED.into()),
         }
+    }
+}
+
+/// The host's hook functions, called back as 2.1.235 calls them: a `hook_callback` control
+/// request naming the function, the event's input and the call it is about; the host's answer
+/// is the hook's output.
+impl crate::hooks::Callbacks for Control {
+    fn call(
+        &self,
+        callback_id: &str,
+        input: &Value,
+        tool_use_id: &str,
+        timeout: std::time::Duration,
+    ) -> Value {
+        let id = uuid();
+        let (tx, rx) = sync_channel(1);
+        self.pending.lock().unwrap().insert(id.clone(), tx);
+        print_line(
+            &json!({"type": "control_request", "request_id": id, "request": {
+                "subtype": "hook_callback", "callback_id": callback_id, "input": input,
+                "tool_use_id": tool_use_id,
+            }})
+            .to_string(),
+        );
+        match rx.recv_timeout(timeout) {
+            Ok(Answered::Host(response)) if response["subtype"] == "success" => {
+                response["response"].clone()
+            }
+            // A failed or late answer is no opinion, as the SDKs treat it.
+            _ => {
+                self.pending.lock().unwrap().remove(&id);
+                json!({})
+            }
+        }
+    }
+}
+
+impl Host for Control {
+    fn ask(&self, ask: &Ask) -> Reply {
+        let (_, rx) = self.put(ask);
+        self.wait(&rx)
+    }
+
+    /// The question goes out at once and the hooks run meanwhile; a hook that decides while
+    /// the question still waits withdraws it (`control_cancel_request`), as 2.1.235 does.
+    fn ask_racing(&self, ask: &Ask, rival: &(dyn Fn() -> Option<Reply> + Sync)) -> Reply {
+        let (id, rx) = self.put(ask);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                let Some(decided) = rival() else { return };
+                if let Some(waiting) = self.pending.lock().unwrap().remove(&id) {
+                    print_line(
+                        &json!({"type": "control_cancel_request", "request_id": id}).to_string(),
+                    );
+                    let _ = waiting.send(Answered::Hook(decided));
+                }
+            });
+            self.wait(&rx)
+        })
     }
 }
 

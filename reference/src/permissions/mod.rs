@@ -154,9 +154,20 @@ impl Permissions {
     }
 
     /// The decision once a PreToolUse hook answered `allow`: it answers the question a mode
-    /// would put, while a deny or an ask rule on the tool still speaks.
-    pub fn hook_allowed(&self, tool: &str) -> Decision {
-        self.rule_gate(tool).unwrap_or(Decision::Allow)
+    /// would put, while a deny or an ask rule on the call still speaks (2.1.235 refuses a
+    /// command a deny rule names whatever a hook said).
+    pub fn hook_allowed(&self, tool: &str, access: &Access) -> Decision {
+        let by_rules = match access {
+            Access::Execute(command) => {
+                let segments = bash::segments(command);
+                self.by_rules(tool, Some((command, &segments)))
+            }
+            _ => self.by_rules(tool, None),
+        };
+        match by_rules {
+            Some(Decision::Allow) | None => Decision::Allow,
+            Some(other) => other,
+        }
     }
 
     /// What a deny or an ask rule on the whole tool says before the tool's own check runs.

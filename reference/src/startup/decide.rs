@@ -34,6 +34,7 @@ pub fn decide(inputs: &Inputs) -> Config {
         brief: inputs.brief,
         mcp_config: args.mcp_config.clone(),
         strict_mcp_config: args.strict_mcp_config,
+        include_hook_events: args.include_hook_events,
         add_dirs: args.add_dir.iter().map(Into::into).collect(),
         plugin_dirs: args.plugin_dir.iter().map(Into::into).collect(),
         offer: offer(inputs),

@@ -69,8 +69,12 @@ impl Tool for Bash {
         let child = Command::new("bash")
             // The trap records where the command left the shell, however it exits.
             .arg("-c")
-            .arg(r#"trap 'pwd -P >| "$__REFERENCE_CWD_FILE"' EXIT; eval "$__REFERENCE_COMMAND""#)
+            // What the session's hooks left for its commands runs first (`hooks::env_file`).
+            .arg(r#"trap 'pwd -P >| "$__REFERENCE_CWD_FILE"' EXIT; eval "$__REFERENCE_ENV"; eval "$__REFERENCE_COMMAND""#)
+            .env("__REFERENCE_ENV", crate::hooks::env_file::script(&ctx.home, &ctx.session_id).unwrap_or_default())
             .env("__REFERENCE_COMMAND", command)
+            .envs(crate::environment::child_vars(&ctx.session_id, &crate::api::wire::get().entrypoint))
+            .envs(std::env::current_exe().map(|p| ("CLAUDE_CODE_EXECPATH", p)))
             .env("__REFERENCE_CWD_FILE", cwd_file.path())
             .current_dir(&ctx.shell_cwd)
             .stdin(Stdio::null())
@@ -144,7 +148,7 @@ impl Tool for Bash {
                 };
             }
         }
-        let structured = json!({"stdout": output, "stderr": "", "interrupted": false, "isImage": false, "noOutputExpected": false});
+        let structured = json!({"stdout": output, "stderr": "", "interrupted": false, "isImage": false, "noOutputExpected": no_output_expected(command)});
         let (content, is_error) = match status.code() {
             Some(0) if output.is_empty() => ("(Bash completed with no output)".to_owned(), false),
             Some(0) => (output, false),
@@ -246,4 +250,31 @@ pub fn note_persisted(structured: &mut Value, path: &std::path::Path, budget: us
     }
     fields.insert("persistedOutputPath".into(), json!(path));
     fields.insert("persistedOutputSize".into(), json!(size));
+}
+
+/// The commands 2.1.235 expects to print nothing when they succeed.
+const SILENT_COMMANDS: &[&str] = &[
+    "mv", "cp", "rm", "mkdir", "rmdir", "chmod", "chown", "chgrp", "touch", "ln", "cd", "export",
+    "unset", "wait",
+];
+
+/// `noOutputExpected`: every segment of the line starts with a silent command.
+fn no_output_expected(command: &str) -> bool {
+    let firsts: Vec<String> = crate::permissions::bash::segments(command)
+        .iter()
+        .filter_map(|s| s.text().split_whitespace().next().map(str::to_owned))
+        .collect();
+    !firsts.is_empty() && firsts.iter().all(|f| SILENT_COMMANDS.contains(&f.as_str()))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn only_lines_of_silent_commands_expect_no_output() {
+        assert!(super::no_output_expected("touch a.txt"));
+        assert!(super::no_output_expected("mkdir -p d && cd d"));
+        assert!(!super::no_output_expected("touch a && ls"));
+        assert!(!super::no_output_expected("echo hi"));
+        assert!(!super::no_output_expected(""));
+    }
 }

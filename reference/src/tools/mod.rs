@@ -108,6 +108,14 @@ pub struct ToolContext {
     pub artifact: crate::artifact::Session,
     /// The settings' hooks, run around each call (`pipeline`).
     pub hooks: std::sync::Arc<crate::hooks::Hooks>,
+    /// The prompt this loop answers, as hooks are told it.
+    pub prompt_id: Option<String>,
+    /// What hooks asked the host to be told (`systemMessage`), for the session to announce.
+    pub hook_messages: Vec<String>,
+    /// A hook answered `continue: false`: the session ends once this round's results are in.
+    pub hook_stop: bool,
+    /// The input a PreToolUse hook rewrote the current call's to (its denial names it).
+    pub hook_input: Option<Value>,
 }
 
 impl ToolContext {
@@ -142,6 +150,10 @@ impl ToolContext {
             tool_search: tool_search::State::default(),
             artifact: Default::default(),
             hooks: std::sync::Arc::new(crate::hooks::Hooks::load(&config.home, cwd)),
+            prompt_id: None,
+            hook_messages: Vec::new(),
+            hook_stop: false,
+            hook_input: None,
         }
     }
 
@@ -168,11 +180,13 @@ impl ToolContext {
     }
 
     /// What every hook is told about the session this loop belongs to.
-    fn hook_session(&self) -> crate::hooks::Session {
+    pub fn hook_session(&self) -> crate::hooks::Session {
         crate::hooks::Session {
             id: self.session_id.clone(),
             cwd: self.cwd.clone(),
             home: self.home.clone(),
+            prompt_id: self.prompt_id.clone(),
+            entrypoint: crate::api::wire::get().entrypoint.clone(),
         }
     }
 
@@ -190,27 +204,56 @@ impl ToolContext {
         }
     }
 
-    /// The PreToolUse hooks of a call, built-in or MCP, with its checked input.
-    pub fn pre_tool_use(&self, tool: &str, input: &Value, id: &str) -> crate::hooks::tool::Pre {
-        self.hooks
-            .pre_tool_use(&self.hook_session(), &self.hook_call(tool, input, id))
+    /// The PreToolUse hooks of a call, built-in or MCP, with its checked input. What they ask
+    /// the host to be told and whether they end the session are kept for the session.
+    pub fn pre_tool_use(&mut self, tool: &str, input: &Value, id: &str) -> crate::hooks::tool::Pre {
+        let pre = self
+            .hooks
+            .pre_tool_use(&self.hook_session(), &self.hook_call(tool, input, id));
+        self.hook_messages.extend(pre.messages.iter().cloned());
+        self.hook_stop |= pre.stop;
+        self.hook_input.clone_from(&pre.input);
+        pre
     }
 
     /// The PostToolUse hooks of a call that succeeded: the notes they add for the model.
     pub fn post_tool_use(
-        &self,
+        &mut self,
         tool: &str,
         input: &Value,
         id: &str,
         response: &Value,
         took: std::time::Duration,
     ) -> Vec<String> {
-        self.hooks.post_tool_use(
+        let post = self.hooks.post_tool_use(
             &self.hook_session(),
             &self.hook_call(tool, input, id),
             response,
             took,
-        )
+        );
+        self.hook_stop |= post.stop;
+        post.notes
+    }
+
+    /// The PostToolUseFailure hooks of a call that failed: the notes they add for the model.
+    pub fn post_tool_use_failure(
+        &mut self,
+        tool: &str,
+        input: &Value,
+        id: &str,
+        error: &str,
+        interrupted: bool,
+        took: std::time::Duration,
+    ) -> Vec<String> {
+        let post = self.hooks.post_tool_use_failure(
+            &self.hook_session(),
+            &self.hook_call(tool, input, id),
+            error,
+            interrupted,
+            took,
+        );
+        self.hook_stop |= post.stop;
+        post.notes
     }
 
     /// Whether this loop's task was stopped.
@@ -276,6 +319,13 @@ impl ToolOutput {
 /// (the host layer). The tools own this trait, so they ask without importing who answers.
 pub trait Host: Send + Sync {
     fn ask(&self, ask: &Ask) -> Reply;
+
+    /// Asks while `rival` (the PermissionRequest hooks) may answer first; its answer, when it
+    /// has one, is taken instead. This host asks once the rival has had its say; one that can
+    /// withdraw a question asks at once.
+    fn ask_racing(&self, ask: &Ask, rival: &(dyn Fn() -> Option<Reply> + Sync)) -> Reply {
+        rival().unwrap_or_else(|| self.ask(ask))
+    }
 }
 
 pub trait Tool: Sync {

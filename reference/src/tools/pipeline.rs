@@ -7,7 +7,7 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use super::{persist, schema, Access, Failure, Tool, ToolContext, ToolError};
-use crate::hooks::tool::Pre;
+use crate::hooks::tool::Verdict;
 use crate::permissions::{plan_mode_write_refusal, Decision, RefusalKind, PLAN_MODE_REFUSAL};
 use crate::vocab::{Ask, Mode, Prompt, Reply};
 
@@ -255,21 +255,45 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
         return ToolResult::error(id, message, true);
     }
     // PreToolUse runs on the checked input, before the permission decision (seed 004 line 19).
-    let hook_allowed = match ctx.pre_tool_use(name, &input, id) {
-        Pre::Block(message) => return ToolResult::refused(id, message, None, "permission-rule"),
-        Pre::Go { allowed } => allowed,
-    };
-    let decision = match tool.access(&input, ctx) {
-        _ if hook_allowed => ctx.permissions.hook_allowed(name),
-        Access::Checked => match ctx.permissions.rule_gate(name) {
-            Some(decision) => decision,
-            None => {
-                ctx.tool_use_id = id.to_owned();
-                let check = tool.check_permissions(&input, ctx);
-                ctx.permissions.from_check(name, check)
+    // A hook may rewrite the input; the decision then judges what will run.
+    let pre = ctx.pre_tool_use(name, &input, id);
+    if let Some(changed) = pre.input {
+        input = changed;
+    }
+    let decision = match pre.verdict {
+        Verdict::Block(message) => {
+            return ToolResult::refused(id, message, None, "permission-rule")
+        }
+        // A hook's `allow` answers the mode's question; a deny or ask rule still speaks, a deny
+        // without a `permission_denied` event (as 2.1.235 refuses it then).
+        Verdict::Allow => match ctx
+            .permissions
+            .hook_allowed(name, &tool.access(&input, ctx))
+        {
+            Decision::Refuse(refusal) => {
+                return ToolResult::refused(id, refusal.message, None, "permission-rule")
             }
+            other => other,
         },
-        access => ctx.permissions.decide(name, &access),
+        // A hook's `ask` puts the question whatever the mode, its reason the refusal when nobody
+        // can answer.
+        Verdict::Ask(reason) => Decision::Ask(Prompt {
+            unanswered: reason.clone(),
+            reason: Some(reason),
+            reason_type: Some("hook"),
+            ..Prompt::default()
+        }),
+        Verdict::Undecided => match tool.access(&input, ctx) {
+            Access::Checked => match ctx.permissions.rule_gate(name) {
+                Some(decision) => decision,
+                None => {
+                    ctx.tool_use_id = id.to_owned();
+                    let check = tool.check_permissions(&input, ctx);
+                    ctx.permissions.from_check(name, check)
+                }
+            },
+            access => ctx.permissions.decide(name, &access),
+        },
     };
     match decision {
         Decision::Allow => {}
@@ -296,7 +320,7 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
     ctx.tool_use_id = id.to_owned();
     let started = std::time::Instant::now();
     let mut result = match tool.call(&input, ctx) {
-        Err(error) => return ToolResult::from_error(id, error),
+        Err(error) => ToolResult::from_error(id, error),
         Ok(output) => {
             let mut content = output.content;
             let mut blocks = output.blocks;
@@ -351,7 +375,18 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
             }
         }
     };
-    result.notes = ctx.post_tool_use(name, &input, id, &result.structured, started.elapsed());
+    // The call ran: PostToolUse after a success, PostToolUseFailure after an error (a refusal
+    // from inside the tool is neither).
+    let took = started.elapsed();
+    result.notes = match (result.is_error, &result.denied) {
+        (Some(true), None) => {
+            let error = result.content.trim_start_matches("<tool_use_error>");
+            let error = error.trim_end_matches("</tool_use_error>");
+            ctx.post_tool_use_failure(name, &input, id, error, result.interrupted, took)
+        }
+        (Some(true), Some(_)) => Vec::new(),
+        _ => ctx.post_tool_use(name, &input, id, &result.structured, took),
+    };
     result
 }
 
@@ -384,7 +419,22 @@ fn ask(
         prompt,
         interactive: false,
     };
-    match host.ask(&ask) {
+    let reply = if ctx.hooks.has_permission_request() {
+        let suggestions = json!(prompt.suggestions.clone().unwrap_or_default());
+        let (hooks, session) = (ctx.hooks.clone(), ctx.hook_session());
+        let call = crate::hooks::tool::Call {
+            tool: name,
+            input,
+            id,
+            mode: ctx.permissions.mode.as_str(),
+        };
+        host.ask_racing(&ask, &|| {
+            hooks.permission_request(&session, &call, &suggestions)
+        })
+    } else {
+        host.ask(&ask)
+    };
+    match reply {
         Reply::Allow {
             input: changed,
             keep,

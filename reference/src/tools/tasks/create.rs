@@ -59,6 +59,16 @@ impl Tool for TaskCreate {
                 metadata: input.get("metadata").cloned(),
             })
             .map_err(failed)?;
+        let told = crate::hooks::task::Task {
+            id: &id,
+            subject: &subject,
+            description: input["description"].as_str().unwrap_or_default(),
+        };
+        if let Some(feedback) = ctx.hooks.task_created(&ctx.hook_session(), &told) {
+            // A refused task does not stay (its id stays used).
+            let _ = registry(ctx).delete(&id);
+            return Err(ToolError::plain(feedback));
+        }
         Ok(ToolOutput {
             content: format!("Task #{id} created successfully: {subject}"),
             structured: json!({"task": {"id": id, "subject": subject}}),

@@ -72,6 +72,14 @@ impl Tool for TaskUpdate {
 
     fn call(&self, input: &Value, ctx: &mut ToolContext) -> Result<ToolOutput, ToolError> {
         let id = input["taskId"].as_str().unwrap_or_default();
+        if let Some(feedback) = completion_refused(ctx, id, input).map_err(failed)? {
+            return Ok(ToolOutput {
+                content: feedback.clone(),
+                structured: json!({"success": false, "taskId": id, "updatedFields": [], "error": feedback}),
+                is_error: None,
+                blocks: None,
+            });
+        }
         let outcome = apply(&registry(ctx), id, input).map_err(failed)?;
         Ok(ToolOutput {
             content: outcome.text(id),
@@ -80,6 +88,29 @@ impl Tool for TaskUpdate {
             blocks: None,
         })
     }
+}
+
+/// The TaskCompleted hooks' refusal of an update that completes a task, before anything changes.
+fn completion_refused(
+    ctx: &ToolContext,
+    id: &str,
+    input: &Value,
+) -> Result<Option<String>, StoreError> {
+    if input["status"] != "completed" {
+        return Ok(None);
+    }
+    let Some(task) = registry(ctx).get(id)? else {
+        return Ok(None);
+    };
+    if task.status() == "completed" {
+        return Ok(None);
+    }
+    let told = crate::hooks::task::Task {
+        id,
+        subject: task.text("subject").unwrap_or_default(),
+        description: task.text("description").unwrap_or_default(),
+    };
+    Ok(ctx.hooks.task_completed(&ctx.hook_session(), &told))
 }
 
 /// What an update did.
