@@ -225,9 +225,12 @@ impl<'a> Session<'a> {
     ) -> Self {
         let found = Found::discover(config);
         let mut ctx = session_context(config, &found, mcp, host);
-        // The settings' hooks, then the SDK host's functions; the host hears of their runs.
+        // The settings' hooks, the plugins', then the SDK host's functions; the host hears of
+        // their runs.
+        let plugins = found.plugins.iter().map(|p| (p.name.as_str(), p.dir.as_path()));
         let mut hooks = (*ctx.hooks)
             .clone()
+            .with_plugins(&config.home, plugins)
             .observed(Arc::new(out.sibling()), config.include_hook_events);
         if let Some(sdk) = sdk {
             hooks = hooks.with_host(&sdk.registered_hooks(), sdk);
@@ -287,6 +290,11 @@ impl<'a> Session<'a> {
     async fn prompt(&mut self, prompt: Vec<Value>) -> i32 {
         self.ctx.prompt_id = Some(crate::vocab::uuid());
         self.before_first_request(&prompt).await;
+        // The prompt's hooks run before the session is announced (their hook events come first).
+        let check = match self.origin {
+            Some(_) => Default::default(),
+            None => self.submit_hooks(&prompt),
+        };
         // 2.1.235 announces the session as its first prompt starts, after the start-up requests:
         // a limits change their answers brought is told first.
         if self.init_owed && crate::environment::remote() {
@@ -298,10 +306,6 @@ impl<'a> Session<'a> {
         if std::mem::take(&mut self.init_owed) {
             self.out.event(&self.init);
         }
-        let check = match self.origin {
-            Some(_) => Default::default(),
-            None => self.submit_hooks(&prompt),
-        };
         if let Some(text) = check.blocked {
             return self.prompt_blocked(&text);
         }

@@ -1,9 +1,9 @@
 //! Where hooks come from: the `hooks` of the user's, the project's and the local settings, in
 //! that order (`disableAllHooks` in any of them turns them all off), as `event → [{matcher,
-//! hooks: [{type: "command", command, timeout}]}]`; and the SDK host's hook functions
-//! (`from_host`).
+//! hooks: [{type: "command", command, timeout}]}]`; a plugin's `hooks/hooks.json` in the same
+//! shape (`from_plugin`); and the SDK host's hook functions (`from_host`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -24,6 +24,9 @@ pub struct Command {
     /// Run by the SDK host (`hook_callback`), not by the shell.
     pub callback: bool,
     pub timeout: Duration,
+    /// A plugin's hook is told where its plugin lives and where it may keep data
+    /// (`CLAUDE_PLUGIN_ROOT`, `CLAUDE_PLUGIN_DATA`).
+    pub plugin: Option<(PathBuf, PathBuf)>,
 }
 
 /// Which tool names an entry is for.
@@ -70,6 +73,7 @@ pub fn from_host(hooks: &Value) -> Vec<Entry> {
                     command: id.to_owned(),
                     callback: true,
                     timeout,
+                    plugin: None,
                 })
                 .collect();
             out.push(Entry {
@@ -97,18 +101,33 @@ fn matcher(text: Option<&str>) -> Option<Matcher> {
     regex::Regex::new(text).ok().map(Matcher::Pattern)
 }
 
-pub fn load(home: &Path, cwd: &Path) -> Vec<Entry> {
+/// The settings' hooks; `None` when one of the files turns every hook off (`disableAllHooks`).
+pub fn load(home: &Path, cwd: &Path) -> Option<Vec<Entry>> {
     let files = crate::environment::settings(home, cwd);
     if files
         .iter()
         .any(|f| f["disableAllHooks"] == Value::Bool(true))
     {
-        return Vec::new();
+        return None;
     }
-    files.iter().flat_map(entries).collect()
+    Some(files.iter().flat_map(|f| entries(f, None)).collect())
 }
 
-fn entries(settings: &Value) -> Vec<Entry> {
+/// A plugin's `hooks/hooks.json` (the settings' shape), its commands told the plugin's root and
+/// data folder (`~/.claude/plugins/data/<name>-inline` for a `--plugin-dir` plugin, made on use).
+pub fn from_plugin(home: &Path, name: &str, root: &Path) -> Vec<Entry> {
+    let Some(file) = crate::json::read_file(&root.join("hooks/hooks.json")) else {
+        return Vec::new();
+    };
+    let id: String = format!("{name}-inline")
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+        .collect();
+    let data = home.join(".claude/plugins/data").join(id);
+    entries(&file, Some((root.to_owned(), data)))
+}
+
+fn entries(settings: &Value, plugin: Option<(PathBuf, PathBuf)>) -> Vec<Entry> {
     let Some(events) = settings["hooks"].as_object() else {
         return Vec::new();
     };
@@ -127,6 +146,7 @@ fn entries(settings: &Value) -> Vec<Entry> {
                     Some(Command {
                         command: h["command"].as_str()?.to_owned(),
                         callback: false,
+                        plugin: plugin.clone(),
                         timeout: h["timeout"]
                             .as_f64()
                             .filter(|s| *s > 0.0)

@@ -1,7 +1,7 @@
 //! The session environment hooks leave for Bash: SessionStart's hooks (and 2.1.235's Setup,
 //! CwdChanged and FileChanged ones) each get a file of their own (`CLAUDE_ENV_FILE`) in the
 //! session's folder; what they write there (`export NAME=value` lines) runs before every Bash
-//! command of the session, in event order, then hook order (hooks.session-start).
+//! command of the session, in event order, then hook order (hooks.events/session-start).
 
 use std::path::{Path, PathBuf};
 

@@ -26,6 +26,8 @@ use crate::child::Output;
 #[derive(Clone, Default)]
 pub struct Hooks {
     entries: Vec<Entry>,
+    /// A settings file turned every hook off (`disableAllHooks`): plugins' too.
+    disabled: bool,
     /// Who hears that a hook started and how it answered (stream-json `hook_started` /
     /// `hook_response`), for the events it may hear of.
     observer: Option<Arc<dyn Observer>>,
@@ -138,10 +140,26 @@ impl Ran {
 
 impl Hooks {
     pub fn load(home: &Path, cwd: &Path) -> Hooks {
+        let entries = config::load(home, cwd);
         Hooks {
-            entries: config::load(home, cwd),
+            disabled: entries.is_none(),
+            entries: entries.unwrap_or_default(),
             ..Hooks::default()
         }
+    }
+
+    /// Adds each plugin's hooks (`name`, root), after the settings' ones.
+    pub fn with_plugins<'p>(
+        mut self,
+        home: &Path,
+        plugins: impl IntoIterator<Item = (&'p str, &'p Path)>,
+    ) -> Hooks {
+        if !self.disabled {
+            for (name, root) in plugins {
+                self.entries.extend(config::from_plugin(home, name, root));
+            }
+        }
+        self
     }
 
     /// Tells `observer` about hook runs from now on; `all_events` for every event.
@@ -213,7 +231,12 @@ impl Hooks {
                     o.started(&hook_id, &name, event.name);
                 }
                 ids.push(hook_id);
-                let env = environment(session, event.name, index);
+                let mut env = environment(session, event.name, index);
+                if let Some((root, data)) = &c.plugin {
+                    let _ = std::fs::create_dir_all(data);
+                    env.push(("CLAUDE_PLUGIN_ROOT", root.display().to_string()));
+                    env.push(("CLAUDE_PLUGIN_DATA", data.display().to_string()));
+                }
                 let (stdin, input, tool_use_id, done) =
                     (&stdin, &input, &tool_use_id, done.clone());
                 let host = self.host.as_deref();

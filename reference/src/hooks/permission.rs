@@ -2,7 +2,7 @@
 //! a terminal), its hooks may answer instead. 2.1.235 puts the question to the host and runs
 //! the hooks at the same time; a hook's decision that comes first withdraws the question
 //! (`control_cancel_request`). Under `-p`, where nobody is asked, they do not run
-//! (hooks.permission-request).
+//! (hooks.decisions/permission-request).
 
 use serde_json::{json, Value};
 

@@ -1,7 +1,7 @@
 //! The hooks of a session's own moments, in the order 2.1.235 fires them: SessionStart (before
 //! the `system/init` event), InstructionsLoaded (each instruction file), UserPromptSubmit (each
 //! prompt, before its first request), Stop (each time the model ends its turn), SessionEnd (at
-//! exit). Their texts are 2.1.235's (hooks.session).
+//! exit). Their texts are 2.1.235's (hooks.events, hooks.decisions/stop).
 
 use serde_json::json;
 

@@ -1,6 +1,6 @@
 //! TaskCreated and TaskCompleted (seed 004 line 212: TaskCompleted hooks run before a task is
 //! marked completed). A hook that blocks (exit 2, or a JSON `decision: block`) stops the change;
-//! its feedback is what the tool answers, in 2.1.235's words (hooks.tasks).
+//! its feedback is what the tool answers, in 2.1.235's words (hooks.decisions/tasks).
 
 use serde_json::json;
 

@@ -1,7 +1,7 @@
 //! The hooks around one tool call: PreToolUse after the input is checked and before the
 //! permission decision, PostToolUse after a call that succeeded, PostToolUseFailure after one
 //! that failed (seed 004 line 19: schema, PreToolUse, permission, policy). Texts, key orders and
-//! how answers combine are 2.1.235's (hooks.pre-tool-use, hooks.answers).
+//! how answers combine are 2.1.235's (hooks.decisions and its variants).
 
 use std::time::Duration;
 
