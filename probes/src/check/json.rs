@@ -141,6 +141,7 @@ pub fn hooks(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
         .hooks
         .iter()
         .filter(|h| spec.event.as_deref().is_none_or(|e| h.event == e))
+        .filter(|h| spec.label.as_deref().is_none_or(|l| h.label == l))
         .map(|h| serde_json::to_value(h).unwrap_or_default())
         .collect();
     ordered(spec, run, &seen, "hook runs")

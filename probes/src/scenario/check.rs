@@ -107,7 +107,8 @@ pub enum CheckKind {
     Artifact,
     /// The harness's hook recorder (`{hook_recorder}` as a hook command), its runs in start
     /// order: `equals` (how many), `matches` (a JSON subset of the whole ordered list: event,
-    /// label, exit, env names, stdin), `event` (only runs of this hook event).
+    /// label, exit, env names, stdin), `event` (only runs of this hook event), `label` (only runs
+    /// with this label).
     Hooks,
 }
 
@@ -142,6 +143,9 @@ pub struct CheckSpec {
     pub method: Option<String>,
     /// `hooks`: only the recorder's runs for this event (`PreToolUse`).
     pub event: Option<String>,
+    /// `hooks`: only the recorder's runs given this `--label` (hooks of one event run at once,
+    /// so their order is not a fact; a label counts each apart).
+    pub label: Option<String>,
     pub gaps_ms: Option<Vec<u64>>,
     /// `[lo, hi]`: the server's first message arrives lo..hi ms after the first message any
     /// server of the run received (connection batches).
@@ -411,6 +415,7 @@ impl CheckSpec {
             counts,
             method,
             event,
+            label,
             gaps_ms,
             starts_ms,
             released_ms,

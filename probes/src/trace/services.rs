@@ -241,9 +241,12 @@ pub(super) fn token_requests(run: &RunOutcome, out: &mut String) {
     }
 }
 
-/// Each run of the hook recorder in start order: its event, label, exit, the tool it was about,
-/// and its stdin's keys in their order (the values are session ids, paths and timings).
+/// Each run of the hook recorder: its event, label, exit, the tool it was about, and its stdin's
+/// keys in their order (the values are session ids, paths and timings). Events in the order they
+/// started; the hooks of one firing (same event, same call) run at once, so among themselves
+/// they are sorted, or the trace would change with the scheduler.
 pub(super) fn hooks(run: &RunOutcome, out: &mut String) {
+    let mut lines: Vec<((&str, &serde_json::Value), String)> = Vec::new();
     for h in &run.hooks {
         let keys: Vec<&str> = h
             .stdin
@@ -261,14 +264,19 @@ pub(super) fn hooks(run: &RunOutcome, out: &mut String) {
             Some(tool) => format!(" tool={tool}"),
             None => String::new(),
         };
-        writeln!(
-            out,
+        let line = format!(
             "hook {}{label} exit={}{about} env={} stdin: {}",
             h.event,
             h.exit,
             h.env.join(","),
             keys.join(",")
-        )
-        .unwrap();
+        );
+        lines.push(((h.event.as_str(), &h.stdin["tool_use_id"]), line));
+    }
+    for firing in lines.chunk_by_mut(|a, b| a.0 == b.0) {
+        firing.sort_by(|a, b| a.1.cmp(&b.1));
+    }
+    for (_, line) in lines {
+        writeln!(out, "{line}").unwrap();
     }
 }
