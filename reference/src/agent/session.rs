@@ -227,7 +227,10 @@ impl<'a> Session<'a> {
         let mut ctx = session_context(config, &found, mcp, host);
         // The settings' hooks, the plugins', then the SDK host's functions; the host hears of
         // their runs.
-        let plugins = found.plugins.iter().map(|p| (p.name.as_str(), p.dir.as_path()));
+        let plugins = found
+            .plugins
+            .iter()
+            .map(|p| (p.name.as_str(), p.dir.as_path()));
         let mut hooks = (*ctx.hooks)
             .clone()
             .with_plugins(&config.home, plugins)

@@ -121,7 +121,13 @@ pub fn from_plugin(home: &Path, name: &str, root: &Path) -> Vec<Entry> {
     };
     let id: String = format!("{name}-inline")
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
         .collect();
     let data = home.join(".claude/plugins/data").join(id);
     entries(&file, Some((root.to_owned(), data)))

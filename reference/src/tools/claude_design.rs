@@ -68,8 +68,9 @@ fn facts(ctx: &ToolContext) -> Facts {
         bypass_mode: ctx.permissions.mode == Mode::BypassPermissions,
         // The reference has no mode switch into bypass once started otherwise.
         bypass_available: false,
-        // No subagents and no PermissionRequest hooks in the reference.
-        main_agent: true,
+        // The main agent without a PermissionRequest hook that could take the approval (seed 000
+        // line 120; 2.1.235 asks whether any PermissionRequest hook is configured).
+        main_agent: !ctx.hooks.has_permission_request(),
         agent_key: Some(ctx.session_id.clone()),
     }
 }
