@@ -53,37 +53,49 @@ impl Entry {
 /// The hook functions an SDK host registered at `initialize` (`hooks`: event → `[{matcher,
 /// hookCallbackIds, timeout}]`), each called back by its id.
 pub fn from_host(hooks: &Value) -> Vec<Entry> {
+    walk(hooks, |group| {
+        let timeout = timeout(&group["timeout"]);
+        group["hookCallbackIds"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(|id| Command {
+                command: id.to_owned(),
+                callback: true,
+                timeout,
+                plugin: None,
+            })
+            .collect()
+    })
+}
+
+/// Every `event → [{matcher, …}]` group with a usable matcher, its commands as `commands` reads
+/// them from the group.
+fn walk(hooks: &Value, commands: impl Fn(&Value) -> Vec<Command>) -> Vec<Entry> {
     let mut out = Vec::new();
     for (event, groups) in hooks.as_object().into_iter().flatten() {
         for group in groups.as_array().into_iter().flatten() {
             let Some(matcher) = matcher(group["matcher"].as_str()) else {
                 continue;
             };
-            let timeout = group["timeout"]
-                .as_f64()
-                .filter(|s| *s > 0.0)
-                .map(Duration::from_secs_f64)
-                .unwrap_or(limits::HOOK_COMMAND_TIMEOUT_DEFAULT.duration());
-            let commands = group["hookCallbackIds"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .map(|id| Command {
-                    command: id.to_owned(),
-                    callback: true,
-                    timeout,
-                    plugin: None,
-                })
-                .collect();
             out.push(Entry {
                 event: event.clone(),
                 matcher,
-                commands,
+                commands: commands(group),
             });
         }
     }
     out
+}
+
+/// A stated timeout in seconds, else the documented default.
+fn timeout(stated: &Value) -> Duration {
+    stated
+        .as_f64()
+        .filter(|s| *s > 0.0)
+        .map(Duration::from_secs_f64)
+        .unwrap_or(limits::HOOK_COMMAND_TIMEOUT_DEFAULT.duration())
 }
 
 fn matcher(text: Option<&str>) -> Option<Matcher> {
@@ -134,41 +146,22 @@ pub fn from_plugin(home: &Path, name: &str, root: &Path) -> Vec<Entry> {
 }
 
 fn entries(settings: &Value, plugin: Option<(PathBuf, PathBuf)>) -> Vec<Entry> {
-    let Some(events) = settings["hooks"].as_object() else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for (event, groups) in events {
-        for group in groups.as_array().into_iter().flatten() {
-            let Some(matcher) = matcher(group["matcher"].as_str()) else {
-                continue;
-            };
-            let commands = group["hooks"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter(|h| h["type"] == "command")
-                .filter_map(|h| {
-                    Some(Command {
-                        command: h["command"].as_str()?.to_owned(),
-                        callback: false,
-                        plugin: plugin.clone(),
-                        timeout: h["timeout"]
-                            .as_f64()
-                            .filter(|s| *s > 0.0)
-                            .map(Duration::from_secs_f64)
-                            .unwrap_or(limits::HOOK_COMMAND_TIMEOUT_DEFAULT.duration()),
-                    })
+    walk(&settings["hooks"], |group| {
+        group["hooks"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|h| h["type"] == "command")
+            .filter_map(|h| {
+                Some(Command {
+                    command: h["command"].as_str()?.to_owned(),
+                    callback: false,
+                    timeout: timeout(&h["timeout"]),
+                    plugin: plugin.clone(),
                 })
-                .collect();
-            out.push(Entry {
-                event: event.clone(),
-                matcher,
-                commands,
-            });
-        }
-    }
-    out
+            })
+            .collect()
+    })
 }
 
 #[cfg(test)]
@@ -192,5 +185,27 @@ mod tests {
         assert!(entry(Some("mcp__probe__.*")).matches("mcp__probe__echo"));
         assert!(entry(None).matches("Anything"));
         assert!(entry(Some("*")).matches("Anything"));
+    }
+
+    #[test]
+    fn a_host_registers_functions_by_id_with_its_matcher_and_timeout() {
+        let entries = from_host(&serde_json::json!({
+            "PreToolUse": [{"matcher": "Bash", "hookCallbackIds": ["hook_0", "hook_1"], "timeout": 5}],
+            "Stop": [{"matcher": null, "hookCallbackIds": ["hook_2"]}],
+        }));
+        assert_eq!(entries.len(), 2);
+        assert!(entries[0].matches("Bash") && !entries[0].matches("Read"));
+        let ids: Vec<&str> = entries[0]
+            .commands
+            .iter()
+            .map(|c| c.command.as_str())
+            .collect();
+        assert_eq!(ids, ["hook_0", "hook_1"]);
+        assert!(entries[0].commands.iter().all(|c| c.callback));
+        assert_eq!(entries[0].commands[0].timeout, Duration::from_secs(5));
+        assert_eq!(
+            entries[1].commands[0].timeout,
+            limits::HOOK_COMMAND_TIMEOUT_DEFAULT.duration()
+        );
     }
 }
