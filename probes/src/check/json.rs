@@ -40,21 +40,25 @@ pub fn uploads(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
         .iter()
         .map(|u| redacted(run, &serde_json::to_value(u).unwrap_or_default()))
         .collect();
-    let listing = || listed(&seen);
     counted(spec, &seen, "uploads")?;
+    distinct(spec, &seen, "upload")
+}
+
+/// Order-free: each `matches` entry matches a run value no other entry took.
+fn distinct(spec: &CheckSpec, seen: &[Value], what: &str) -> Result<(), String> {
     let mut taken = vec![false; seen.len()];
     for (i, want) in spec.matches.iter().flat_map(as_list).enumerate() {
         let hit = seen
             .iter()
             .enumerate()
-            .find(|(j, u)| !taken[*j] && subset(want, u, "upload").is_ok());
+            .find(|(j, u)| !taken[*j] && subset(want, u, what).is_ok());
         match hit {
             Some((j, _)) => taken[j] = true,
             None => {
                 return Err(format!(
-                    "no upload matches entry {} of `matches`: {want}\n  uploads seen:\n{}",
+                    "no {what} matches entry {} of `matches`: {want}\n  {what}s seen:\n{}",
                     i + 1,
-                    listing()
+                    listed(seen)
                 ))
             }
         }
@@ -144,6 +148,11 @@ pub fn hooks(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
         .filter(|h| spec.label.as_deref().is_none_or(|l| h.label == l))
         .map(|h| serde_json::to_value(h).unwrap_or_default())
         .collect();
+    if spec.unordered == Some(true) {
+        let seen: Vec<Value> = seen.iter().map(|v| redacted(run, v)).collect();
+        counted(spec, &seen, "hook runs")?;
+        return distinct(spec, &seen, "hook run");
+    }
     ordered(spec, run, &seen, "hook runs")
 }
 

@@ -108,7 +108,7 @@ pub enum CheckKind {
     /// The harness's hook recorder (`{hook_recorder}` as a hook command), its runs in start
     /// order: `equals` (how many), `matches` (a JSON subset of the whole ordered list: event,
     /// label, exit, env names, stdin), `event` (only runs of this hook event), `label` (only runs
-    /// with this label).
+    /// with this label), `unordered = true` (`matches` in any order).
     Hooks,
 }
 
@@ -146,6 +146,9 @@ pub struct CheckSpec {
     /// `hooks`: only the recorder's runs given this `--label` (hooks of one event run at once,
     /// so their order is not a fact; a label counts each apart).
     pub label: Option<String>,
+    /// `hooks`: `matches` names runs in any order, each entry a distinct run (events a target
+    /// fires without waiting for them).
+    pub unordered: Option<bool>,
     pub gaps_ms: Option<Vec<u64>>,
     /// `[lo, hi]`: the server's first message arrives lo..hi ms after the first message any
     /// server of the run received (connection batches).
@@ -416,6 +419,7 @@ impl CheckSpec {
             method,
             event,
             label,
+            unordered,
             gaps_ms,
             starts_ms,
             released_ms,

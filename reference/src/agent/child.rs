@@ -82,6 +82,12 @@ fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<Atomic
     let config = &agents.config;
     let client = super::client(config).with_role(Role::Subagent);
     let mut ctx = ToolContext::for_child(agents, &launch.cwd, cancel.clone());
+    ctx.prompt_id.clone_from(&launch.prompt_id);
+    ctx.hook_agent = Some((launch.id.clone(), launch.agent_type.clone()));
+    // A new agent's loop starts (a resumed one goes on).
+    if history.is_empty() {
+        ctx.hooks.subagent_start(&ctx.hook_session());
+    }
     let offered = tools_for(agents, launch);
     let mut messages = history;
     let mut first = Vec::new();
@@ -200,6 +206,9 @@ fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<Atomic
         transcript.write(messages.last().unwrap());
         let calls: Vec<Value> = answer.message.tool_uses().cloned().collect();
         if calls.is_empty() {
+            let mode = ctx.permissions.mode.as_str();
+            ctx.hooks
+                .subagent_stop(&ctx.hook_session(), mode, &answer.message.text());
             return end(
                 Status::Completed,
                 answer.message.text(),
@@ -210,6 +219,7 @@ fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<Atomic
             );
         }
         let mut blocks = Vec::new();
+        let mut batch = Vec::new();
         for call in &calls {
             tool_uses += 1;
             if !silent {
@@ -241,10 +251,16 @@ fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<Atomic
                     );
                 }
             }
+            batch.push(crate::hooks::tool::batch_entry(
+                call,
+                &result.block()["content"],
+            ));
             blocks.push(result.block());
             // A Read's picture note, PDF or pages follow its result, as in the main loop.
             blocks.append(&mut ctx.after_result);
         }
+        ctx.hooks
+            .post_tool_batch(&ctx.hook_session(), ctx.permissions.mode.as_str(), batch);
         let mut reminders = Vec::new();
         if std::mem::take(&mut owes_agent_listing) {
             reminders.push(crate::context::builtins::agent_listing());

@@ -131,6 +131,7 @@ impl<'s, 'a> Turn<'s, 'a> {
             }
             if tool_uses.is_empty() {
                 let text = answer.message.text();
+                s.ctx.hooks.message_display(&s.ctx.hook_session(), &text);
                 if let Some(feedback) = self.stop_hooks(&text) {
                     // A Stop hook blocked the stop: its feedback is the next user message, and
                     // the host hears once per prompt that a Stop hook answered so.
@@ -231,6 +232,7 @@ impl<'s, 'a> Turn<'s, 'a> {
     ) -> (Vec<Value>, bool) {
         let s = &mut *self.session;
         let mut blocks = Vec::new();
+        let mut batch = Vec::new();
         let mut interrupted = false;
         for tool_use in tool_uses {
             let name = tool_use["name"].as_str().unwrap_or_default();
@@ -263,6 +265,7 @@ impl<'s, 'a> Turn<'s, 'a> {
                 s.out
                     .event(&s.out.user_tool_result(&block, &structured, meta));
                 self.users += 1;
+                batch.push(crate::hooks::tool::batch_entry(tool_use, &block["content"]));
                 blocks.push(block);
                 continue;
             }
@@ -319,6 +322,10 @@ impl<'s, 'a> Turn<'s, 'a> {
                     .user_tool_result(&result.block(), &result.structured, result.meta),
             );
             self.users += 1;
+            batch.push(crate::hooks::tool::batch_entry(
+                tool_use,
+                &result.block()["content"],
+            ));
             blocks.push(result.model_block());
             // What the call adds after its result (a Read's picture note, PDF, pages) follows it
             // in the same message: one synthetic event per block, one turn in the count.
@@ -333,6 +340,12 @@ impl<'s, 'a> Turn<'s, 'a> {
                 s.out.event(&event);
                 blocks.push(block);
             }
+        }
+        if !interrupted {
+            let mode = s.ctx.permissions.mode.as_str();
+            s.ctx
+                .hooks
+                .post_tool_batch(&s.ctx.hook_session(), mode, batch);
         }
         // Task ends owed when the round's results are in, those that ended during the round
         // included, ride on its last result, as 2.1.235 drains its queue then.
@@ -478,10 +491,22 @@ async fn mcp_call(
             Some(Some(message)),
         );
     }
+    let started = Instant::now();
     let out = match mcp.call(tool, id, &input).await {
         Ok(result) => mcp::map_result(&tool.server, &tool.wire_name, &result),
         Err(e) => mcp::map_error(&e),
     };
+    // The call ran: its PostToolUse or PostToolUseFailure hooks, as a built-in's.
+    let took = started.elapsed();
+    let name = &tool.wire_name;
+    tokio::task::block_in_place(|| match out.content.as_str() {
+        Some(error) if out.is_error => {
+            ctx.post_tool_use_failure(name, &input, id, error, false, took);
+        }
+        _ => {
+            ctx.post_tool_use(name, &input, id, &out.content, took);
+        }
+    });
     let block = if out.is_error {
         json!({"type": "tool_result", "content": out.content, "is_error": true, "tool_use_id": id})
     } else {

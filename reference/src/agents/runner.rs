@@ -27,6 +27,8 @@ pub struct Launch {
     pub output_file: PathBuf,
     /// The model asked for (Agent's `model`), instead of the session's.
     pub model: Option<AgentModel>,
+    /// The prompt the launching loop answers, as the agent's hooks are told it.
+    pub prompt_id: Option<String>,
 }
 
 /// An Agent's `model` as 2.1.235 resolves each of its values (recorded:

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 /// The events whose hooks get a file, in the order their files run.
-const EVENTS: [&str; 4] = ["setup", "sessionstart", "cwdchanged", "filechanged"];
+pub const EVENTS: [&str; 4] = ["setup", "sessionstart", "cwdchanged", "filechanged"];
 
 fn dir(home: &Path, session_id: &str) -> PathBuf {
     home.join(".claude/session-env").join(session_id)

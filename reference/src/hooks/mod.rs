@@ -64,6 +64,8 @@ pub struct Session {
     pub prompt_id: Option<String>,
     /// How the session was started (`CLAUDE_CODE_ENTRYPOINT` of its children).
     pub entrypoint: String,
+    /// The sub-agent whose loop fires the event (its id and type), none in the main loop.
+    pub agent: Option<(String, String)>,
 }
 
 impl Session {
@@ -304,6 +306,10 @@ fn stdin(session: &Session, event: &Event) -> Map<String, Value> {
     if let Some(mode) = event.mode {
         m.insert("permission_mode".into(), json!(mode));
     }
+    if let Some((id, kind)) = &session.agent {
+        m.insert("agent_id".into(), json!(id));
+        m.insert("agent_type".into(), json!(kind));
+    }
     m.insert("hook_event_name".into(), json!(event.name));
     for (key, value) in &event.fields {
         m.insert((*key).into(), value.clone());
@@ -312,10 +318,13 @@ fn stdin(session: &Session, event: &Event) -> Map<String, Value> {
 }
 
 /// What a hook's environment adds besides `CLAUDE_PROJECT_DIR`: what every child of the session
-/// gets, and for SessionStart's hooks a file of their own to leave `export` lines in (`CLAUDE_ENV_FILE`, `env_file`).
+/// gets, and for SessionStart's and CwdChanged's hooks a file of their own to leave `export` lines in (`CLAUDE_ENV_FILE`, `env_file`).
 fn environment(session: &Session, event: &str, index: usize) -> Vec<(&'static str, String)> {
     let mut vars = crate::environment::child_vars(&session.id, &session.entrypoint);
-    if event == "SessionStart" {
+    if env_file::EVENTS
+        .iter()
+        .any(|e| e.eq_ignore_ascii_case(event))
+    {
         let file = env_file::path(&session.home, &session.id, event, index);
         vars.push(("CLAUDE_ENV_FILE", file.display().to_string()));
     }

@@ -1,7 +1,11 @@
 //! The hooks of a session's own moments, in the order 2.1.235 fires them: SessionStart (before
 //! the `system/init` event), InstructionsLoaded (each instruction file), UserPromptSubmit (each
 //! prompt, before its first request), Stop (each time the model ends its turn), SessionEnd (at
-//! exit). Their texts are 2.1.235's (hooks.events, hooks.decisions/stop).
+//! exit); MessageDisplay (the final text), CwdChanged (the shell moved), SubagentStart and
+//! SubagentStop (a sub-agent's loop), WorktreeCreate and WorktreeRemove (a worktree the user's
+//! hook makes and removes). Their texts are 2.1.235's (hooks.events, hooks.decisions/stop).
+
+use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
@@ -91,6 +95,138 @@ impl Hooks {
             },
         );
         runs.iter().find_map(Ran::blocking_reason)
+    }
+
+    /// The model's final text as it is shown (one message, whole).
+    pub fn message_display(&self, session: &Session, text: &str) {
+        self.fire(
+            session,
+            Event {
+                name: "MessageDisplay",
+                target: None,
+                mode: None,
+                fields: vec![
+                    ("turn_id", json!(crate::vocab::uuid())),
+                    ("message_id", json!(crate::vocab::uuid())),
+                    ("index", json!(0)),
+                    ("final", json!(true)),
+                    ("delta", json!(text)),
+                ],
+            },
+        );
+    }
+
+    /// A command moved the session's shell to another directory.
+    pub fn cwd_changed(&self, session: &Session, old: &std::path::Path, new: &std::path::Path) {
+        self.fire(
+            session,
+            Event {
+                name: "CwdChanged",
+                target: None,
+                mode: None,
+                fields: vec![
+                    ("old_cwd", json!(old.display().to_string())),
+                    ("new_cwd", json!(new.display().to_string())),
+                ],
+            },
+        );
+    }
+
+    /// A sub-agent's loop starts (`session.agent` names it).
+    pub fn subagent_start(&self, session: &Session) {
+        self.fire(
+            session,
+            Event {
+                name: "SubagentStart",
+                target: None,
+                mode: None,
+                fields: Vec::new(),
+            },
+        );
+    }
+
+    /// A sub-agent's loop ended with its final text; its transcript's place as 2.1.235 names it.
+    pub fn subagent_stop(&self, session: &Session, mode: &str, last_message: &str) {
+        let id = session
+            .agent
+            .as_ref()
+            .map(|(id, _)| id.as_str())
+            .unwrap_or_default();
+        let transcript = crate::environment::project_dir(&session.home, &session.cwd)
+            .join(&session.id)
+            .join("subagents")
+            .join(format!("agent-{id}.jsonl"));
+        self.fire(
+            session,
+            Event {
+                name: "SubagentStop",
+                target: None,
+                mode: Some(mode),
+                fields: vec![
+                    ("stop_hook_active", json!(false)),
+                    (
+                        "agent_transcript_path",
+                        json!(transcript.display().to_string()),
+                    ),
+                    ("last_assistant_message", json!(last_message)),
+                    ("background_tasks", json!([])),
+                    ("session_crons", json!([])),
+                ],
+            },
+        );
+    }
+
+    /// EnterWorktree with a WorktreeCreate hook: the hook makes the worktree and names its path
+    /// (its stdout's first line, or `hookSpecificOutput.worktreePath`).
+    pub fn worktree_create(&self, session: &Session, name: &str) -> Result<PathBuf, String> {
+        let runs = self.fire(
+            session,
+            Event {
+                name: "WorktreeCreate",
+                target: None,
+                mode: None,
+                fields: vec![("name", json!(name))],
+            },
+        );
+        let Some(ran) = runs.first() else {
+            return Err("WorktreeCreate hook failed: no hook ran".into());
+        };
+        if !ran.output.ok() {
+            return Err(format!(
+                "WorktreeCreate hook failed: {}",
+                ran.output.stderr.trim()
+            ));
+        }
+        let from_json = ran
+            .said()
+            .and_then(|a| a["hookSpecificOutput"]["worktreePath"].as_str())
+            .map(str::to_owned);
+        let from_text = || {
+            let line = ran
+                .output
+                .stdout
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())?;
+            (!ran.answer.is_object()).then(|| line.to_owned())
+        };
+        from_json
+            .or_else(from_text)
+            .map(PathBuf::from)
+            .ok_or_else(|| "WorktreeCreate hook failed: hook succeeded but returned no worktree path (command: echo the path to stdout; http/callback: return hookSpecificOutput.worktreePath)".into())
+    }
+
+    /// ExitWorktree removing a worktree a hook made: the hook removes it.
+    pub fn worktree_remove(&self, session: &Session, path: &Path) {
+        self.fire(
+            session,
+            Event {
+                name: "WorktreeRemove",
+                target: None,
+                mode: None,
+                fields: vec![("worktree_path", json!(path.display().to_string()))],
+            },
+        );
     }
 
     pub fn session_end(&self, session: &Session) {

@@ -166,6 +166,27 @@ impl Hooks {
     }
 }
 
+impl Hooks {
+    /// After a round of calls: each call's name, input, id and the result the model reads.
+    pub fn post_tool_batch(&self, session: &Session, mode: &str, calls: Vec<Value>) {
+        self.fire(
+            session,
+            Event {
+                name: "PostToolBatch",
+                target: None,
+                mode: Some(mode),
+                fields: vec![("tool_calls", Value::Array(calls))],
+            },
+        );
+    }
+}
+
+/// One call of a round as PostToolBatch is told it.
+pub fn batch_entry(tool_use: &Value, response: &Value) -> Value {
+    json!({"tool_name": tool_use["name"], "tool_input": tool_use["input"],
+           "tool_use_id": tool_use["id"], "tool_response": response})
+}
+
 /// What the hooks after a call add for the model, as 2.1.235 words them: a blocking answer (exit
 /// 2) quoting the command, or a JSON answer's `additionalContext`.
 fn after_call(event: &str, tool: &str, runs: &[Ran]) -> Post {

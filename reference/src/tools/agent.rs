@@ -129,6 +129,7 @@ impl Tool for Agent {
             background,
             cwd,
             model: input["model"].as_str().and_then(agents::AgentModel::of),
+            prompt_id: ctx.prompt_id.clone(),
         };
         let task = agents.registry.start(
             &launch.id,

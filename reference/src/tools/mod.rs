@@ -116,6 +116,9 @@ pub struct ToolContext {
     pub hook_stop: bool,
     /// The input a PreToolUse hook rewrote the current call's to (its denial names it).
     pub hook_input: Option<Value>,
+    /// The sub-agent this loop runs (its id and type), as its hooks are told; none in the main
+    /// loop.
+    pub hook_agent: Option<(String, String)>,
 }
 
 impl ToolContext {
@@ -154,6 +157,7 @@ impl ToolContext {
             hook_messages: Vec::new(),
             hook_stop: false,
             hook_input: None,
+            hook_agent: None,
         }
     }
 
@@ -187,6 +191,7 @@ impl ToolContext {
             home: self.home.clone(),
             prompt_id: self.prompt_id.clone(),
             entrypoint: crate::api::wire::get().entrypoint.clone(),
+            agent: self.hook_agent.clone(),
         }
     }
 

@@ -319,6 +319,7 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
     }
     ctx.tool_use_id = id.to_owned();
     let started = std::time::Instant::now();
+    let cwd_before = ctx.shell_cwd.clone();
     let mut result = match tool.call(&input, ctx) {
         Err(error) => ToolResult::from_error(id, error),
         Ok(output) => {
@@ -387,6 +388,11 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
         (Some(true), Some(_)) => Vec::new(),
         _ => ctx.post_tool_use(name, &input, id, &result.structured, took),
     };
+    // Only a command moving the shell counts: 2.1.235 fires none for EnterWorktree.
+    if name == "Bash" && ctx.shell_cwd != cwd_before {
+        ctx.hooks
+            .cwd_changed(&ctx.hook_session(), &cwd_before, &ctx.shell_cwd);
+    }
     result
 }
 

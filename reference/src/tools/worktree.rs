@@ -128,6 +128,24 @@ impl Tool for EnterWorktree {
                 };
                 (active, "Entered", "")
             }
+            None if ctx.hooks.any("WorktreeCreate") => {
+                // The user's hook makes the worktree wherever it likes, git or not.
+                let name = input["name"]
+                    .as_str()
+                    .filter(|n| !n.is_empty())
+                    .map_or_else(worktree::name::random, str::to_owned);
+                let path = ctx
+                    .hooks
+                    .worktree_create(&ctx.hook_session(), &name)
+                    .map_err(ToolError::plain)?;
+                let active = Active {
+                    path,
+                    repo: here.clone(),
+                    by_hook: true,
+                    ..origin(ctx, ctx.worktree.clone())
+                };
+                (active, "Created", "")
+            }
             None => {
                 let repo = repo::root(&here).ok_or_else(|| ToolError::plain(NOT_GIT))?;
                 let name = input["name"]
@@ -258,14 +276,20 @@ impl Tool for ExitWorktree {
             structured.insert("worktreeBranch".into(), json!(branch));
         }
         let message = if !remove {
-            if !active.entered_existing {
+            if !active.entered_existing && !active.by_hook {
                 repo::release(&active.repo, &path);
             }
             let back = move_back(ctx, &active);
             format!("Exited worktree. Your work is preserved at {p}{on_branch}. {back}")
         } else {
             let back = move_back(ctx, &active);
-            let removed = repo::remove(&active.repo, &path, active.branch.as_deref());
+            let removed = if active.by_hook {
+                // Removing it is the WorktreeRemove hook's to do, as 2.1.235 leaves it.
+                ctx.hooks.worktree_remove(&ctx.hook_session(), &path);
+                true
+            } else {
+                repo::remove(&active.repo, &path, active.branch.as_deref())
+            };
             let (files, commits) = if removed { (files, commits) } else { (0, 0) };
             structured.insert("discardedFiles".into(), json!(files));
             structured.insert("discardedCommits".into(), json!(commits));
@@ -326,6 +350,7 @@ fn origin(ctx: &ToolContext, previous: Option<Active>) -> Active {
         base_commit: None,
         entered_existing: false,
         added_dir: None,
+        by_hook: false,
     }
 }
 

@@ -35,6 +35,7 @@ impl Spawner for ChildSpawner {
                 .transcript_dir
                 .join(format!("agent-{}.jsonl", call.agent_id)),
             model: None,
+            prompt_id: None,
         };
         let meta =
             json!({"agentType": agents::WORKFLOW_AGENT_TYPE, "spawnDepth": self.agents.depth});

@@ -28,6 +28,9 @@ pub struct Active {
     pub entered_existing: bool,
     /// A directory the session was given write access to for this worktree, taken back on exit.
     pub added_dir: Option<PathBuf>,
+    /// Made by the user's WorktreeCreate hook, not by git: its WorktreeRemove hook removes it
+    /// (seed 004 line 226).
+    pub by_hook: bool,
 }
 
 /// A worktree made (or found again) for a name.
