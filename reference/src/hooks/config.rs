@@ -1,5 +1,6 @@
-//! Where hooks come from: the `hooks` of the user's, the project's and the local settings, in
-//! that order (`disableAllHooks` in any of them turns them all off), as `event → [{matcher,
+//! Where hooks come from: the `hooks` of the managed, the user's, the project's and the local
+//! settings, in that order (`disableAllHooks` in any of them turns them all off, the managed
+//! file's `allowManagedHooksOnly` all but its own), as `event → [{matcher,
 //! hooks: [{type: "command", command, timeout}]}]`; a plugin's `hooks/hooks.json` in the same
 //! shape (`from_plugin`); and the SDK host's hook functions (`from_host`).
 
@@ -113,16 +114,33 @@ fn matcher(text: Option<&str>) -> Option<Matcher> {
     regex::Regex::new(text).ok().map(Matcher::Pattern)
 }
 
-/// The settings' hooks; `None` when one of the files turns every hook off (`disableAllHooks`).
-pub fn load(home: &Path, cwd: &Path) -> Option<Vec<Entry>> {
+/// Which hooks the settings allow.
+pub enum Allowed {
+    /// A settings file turns every hook off (`disableAllHooks`).
+    None,
+    /// The managed settings allow only their own (`allowManagedHooksOnly`): no user, project,
+    /// local or plugin hook runs.
+    ManagedOnly(Vec<Entry>),
+    /// The managed settings' hooks, then the user's, the project's and the local ones; plugins'
+    /// may follow.
+    All(Vec<Entry>),
+}
+
+/// The settings' hooks, the managed file's first.
+pub fn load(home: &Path, cwd: &Path) -> Allowed {
+    let managed =
+        crate::json::read_file(&crate::environment::managed_settings()).unwrap_or(Value::Null);
     let files = crate::environment::settings(home, cwd);
-    if files
-        .iter()
-        .any(|f| f["disableAllHooks"] == Value::Bool(true))
-    {
-        return None;
+    let off = |f: &Value| f["disableAllHooks"] == Value::Bool(true);
+    if off(&managed) || files.iter().any(off) {
+        return Allowed::None;
     }
-    Some(files.iter().flat_map(|f| entries(f, None)).collect())
+    let mut out = entries(&managed, None);
+    if managed["allowManagedHooksOnly"] == Value::Bool(true) {
+        return Allowed::ManagedOnly(out);
+    }
+    out.extend(files.iter().flat_map(|f| entries(f, None)));
+    Allowed::All(out)
 }
 
 /// A plugin's `hooks/hooks.json` (the settings' shape), its commands told the plugin's root and

@@ -26,8 +26,9 @@ use crate::child::Output;
 #[derive(Clone, Default)]
 pub struct Hooks {
     entries: Vec<Entry>,
-    /// A settings file turned every hook off (`disableAllHooks`): plugins' too.
-    disabled: bool,
+    /// A settings file turned every hook off (`disableAllHooks`), or the managed settings
+    /// allow only their own (`allowManagedHooksOnly`): no plugin's hook runs either.
+    settings_only: bool,
     /// Who hears that a hook started and how it answered (stream-json `hook_started` /
     /// `hook_response`), for the events it may hear of.
     observer: Option<Arc<dyn Observer>>,
@@ -142,10 +143,14 @@ impl Ran {
 
 impl Hooks {
     pub fn load(home: &Path, cwd: &Path) -> Hooks {
-        let entries = config::load(home, cwd);
+        let (entries, settings_only) = match config::load(home, cwd) {
+            config::Allowed::None => (Vec::new(), true),
+            config::Allowed::ManagedOnly(entries) => (entries, true),
+            config::Allowed::All(entries) => (entries, false),
+        };
         Hooks {
-            disabled: entries.is_none(),
-            entries: entries.unwrap_or_default(),
+            entries,
+            settings_only,
             ..Hooks::default()
         }
     }
@@ -156,7 +161,7 @@ impl Hooks {
         home: &Path,
         plugins: impl IntoIterator<Item = (&'p str, &'p Path)>,
     ) -> Hooks {
-        if !self.disabled {
+        if !self.settings_only {
             for (name, root) in plugins {
                 self.entries.extend(config::from_plugin(home, name, root));
             }
