@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use super::prompt;
 use super::session::Session;
 use crate::api::wire::{self, Role};
-use crate::api::{tally, ApiError, Client, Usage};
+use crate::api::{tally, ApiError, Usage};
 use crate::brief;
 use crate::config::Config;
 use crate::context;
@@ -107,7 +107,7 @@ impl<'s, 'a> Turn<'s, 'a> {
             let answer = match answer {
                 Ok(answer) => answer,
                 Err(error) => {
-                    return api_failure(&s.out, &s.client, &error, s.started, self.users + 1)
+                    return api_failure(s, &error, self.users + 1);
                 }
             };
             self.next_mcp_tools = Some(s.mcp.current_tools());
@@ -558,15 +558,15 @@ pub fn request_frame(
 
 /// The API failed for good: a synthetic assistant message, then a result that is a `success`
 /// subtype with `is_error` set, exit 1 (as the real binary ends such runs).
-fn api_failure(
-    out: &Output,
-    client: &Client,
-    error: &ApiError,
-    started: Instant,
-    turns: u64,
-) -> i32 {
-    let text = error.user_text(&client.gateway());
-    out.event(&out.api_error_message(error, &text));
+fn api_failure(s: &Session, error: &ApiError, turns: u64) -> i32 {
+    let (out, started) = (&s.out, s.started);
+    let text = error.user_text(&s.client.gateway());
+    let shown = out.api_error_message(error, &text);
+    out.event(&shown);
+    let kind = shown["error"].as_str().unwrap_or("unknown");
+    s.ctx
+        .hooks
+        .stop_failure(&s.ctx.hook_session(), kind, &text);
     let result = json!({
         "is_error": true, "duration_api_ms": 0, "num_turns": turns, "stop_reason": "stop_sequence",
         "session_id": out.session_id, "total_cost_usd": 0, "usage": Usage::default().json(),

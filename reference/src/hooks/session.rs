@@ -1,7 +1,7 @@
 //! The hooks of a session's own moments, in the order 2.1.235 fires them: SessionStart (before
 //! the `system/init` event), InstructionsLoaded (each instruction file), UserPromptSubmit (each
 //! prompt, before its first request), Stop (each time the model ends its turn), SessionEnd (at
-//! exit); MessageDisplay (the final text), CwdChanged (the shell moved), SubagentStart and
+//! exit), StopFailure (instead of Stop, on an API error); MessageDisplay (the final text), CwdChanged (the shell moved), SubagentStart and
 //! SubagentStop (a sub-agent's loop), WorktreeCreate and WorktreeRemove (a worktree the user's
 //! hook makes and removes). Their texts are 2.1.235's (hooks.events, hooks.decisions/stop).
 
@@ -225,6 +225,23 @@ impl Hooks {
                 target: None,
                 mode: None,
                 fields: vec![("worktree_path", json!(path.display().to_string()))],
+            },
+        );
+    }
+
+    /// The turn ended on an API error instead of the model stopping (no Stop then): the error's
+    /// kind (what its matchers compare) and the text the user was shown.
+    pub fn stop_failure(&self, session: &Session, error: &str, shown: &str) {
+        self.fire(
+            session,
+            Event {
+                name: "StopFailure",
+                target: Some(error),
+                mode: None,
+                fields: vec![
+                    ("error", json!(error)),
+                    ("last_assistant_message", json!(shown)),
+                ],
             },
         );
     }
