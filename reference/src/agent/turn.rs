@@ -39,6 +39,8 @@ pub struct Turn<'s, 'a> {
     next_mcp_tools: Option<Vec<McpTool>>,
     /// A Stop hook sent the model back to work in this prompt (`stop_hook_active`).
     stop_hook_active: bool,
+    /// This round's MCP calls' hook notes, for the round's reminders.
+    hook_notes: Vec<String>,
 }
 
 /// How the result event ends a prompt.
@@ -64,6 +66,7 @@ impl<'s, 'a> Turn<'s, 'a> {
             since,
             next_mcp_tools: None,
             stop_hook_active: false,
+            hook_notes: Vec::new(),
         }
     }
 
@@ -180,7 +183,9 @@ impl<'s, 'a> Turn<'s, 'a> {
                     errors: Some("[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=tool_use".into()),
                 });
             }
-            round_reminders(s, &offered, &mut blocks);
+            let notes = std::mem::take(&mut self.hook_notes);
+            let s = &mut *self.session;
+            round_reminders(s, &offered, notes, &mut blocks);
             s.messages.push(json!({"role": "user", "content": blocks}));
             if std::mem::take(&mut s.ctx.hook_stop) {
                 // A hook answered `continue: false`: the calls ran, and the session ends here.
@@ -250,7 +255,12 @@ impl<'s, 'a> Turn<'s, 'a> {
                 continue;
             }
             if let Some(tool) = mcp_tools.iter().find(|t| t.wire_name == name) {
-                let (block, structured, denied) = mcp_call(s.mcp, tool, tool_use, &mut s.ctx).await;
+                let McpCall {
+                    block,
+                    structured,
+                    denied,
+                    notes,
+                } = mcp_call(s.mcp, tool, tool_use, &mut s.ctx).await;
                 // A hook's refusal has no event, and its result says why the call did not run.
                 let mut meta = None;
                 if let Some(event) = &denied {
@@ -262,11 +272,18 @@ impl<'s, 'a> Turn<'s, 'a> {
                     }
                     self.denials.push(denial(tool_use));
                 }
+                for message in std::mem::take(&mut s.ctx.hook_messages) {
+                    s.out.event(&s.out.informational(&message, "notice"));
+                }
                 s.out
                     .event(&s.out.user_tool_result(&block, &structured, meta));
                 self.users += 1;
                 batch.push(crate::hooks::tool::batch_entry(tool_use, &block["content"]));
                 blocks.push(block);
+                // What its PostToolUse hooks add joins the round's reminders, first (2.1.235 puts
+                // it right after a result made of blocks, before the budget).
+                self.hook_notes
+                    .extend(notes.iter().map(|n| crate::hooks::session::reminder(n)));
                 continue;
             }
             // The pipeline blocks on files, processes and the user; let the runtime know.
@@ -423,13 +440,17 @@ impl<'s, 'a> Turn<'s, 'a> {
     }
 }
 
-/// What closes a tool round besides its results, in 2.1.235's order: planning mode's reminder or
-/// its end, the task-tools nudge when due, then the budget.
-fn round_reminders(s: &mut Session, offered: &[&'static dyn Tool], blocks: &mut Vec<Value>) {
+/// What closes a tool round besides its results, in 2.1.235's order: MCP calls' hook notes,
+/// planning mode's reminder or its end, the task-tools nudge when due, then the budget.
+fn round_reminders(
+    s: &mut Session,
+    offered: &[&'static dyn Tool],
+    hook_notes: Vec<String>,
+    blocks: &mut Vec<Value>,
+) {
     let planning = s.ctx.permissions.mode == Mode::Plan;
-    let mut reminders: Vec<String> = context::reminders::plan_mode(&s.messages, planning)
-        .into_iter()
-        .collect();
+    let mut reminders = hook_notes;
+    reminders.extend(context::reminders::plan_mode(&s.messages, planning));
     if context::reminders::task_nudge_on(offered.iter().map(|t| t.name())) {
         let tasks = tools::task_reminder_lines(&s.ctx);
         reminders.extend(context::reminders::task_nudge(&s.messages, &tasks));
@@ -448,16 +469,27 @@ fn rejected(id: &str) -> ToolResult {
     ToolResult::rejected(id)
 }
 
-/// An MCP tool call through the same stages as a built-in one (its PreToolUse hooks, the
-/// permission decision, the server), as its tool_result block, the stream-json
-/// `tool_use_result`, and a denial: with the message of its `permission_denied` event when it
-/// has one (a hook's refusal has none).
+/// An MCP call as the round reports it.
+struct McpCall {
+    /// The tool_result block.
+    block: Value,
+    /// The stream-json `tool_use_result`.
+    structured: Value,
+    /// A denial: with the message of its `permission_denied` event when it has one (a hook's
+    /// refusal has none).
+    denied: Option<Option<String>>,
+    /// What the call's PostToolUse hooks add for the model.
+    notes: Vec<String>,
+}
+
+/// An MCP tool call through the same stages as a built-in one: its PreToolUse hooks, the
+/// permission decision, the server, its PostToolUse or PostToolUseFailure hooks.
 async fn mcp_call(
     mcp: &McpRuntime,
     tool: &McpTool,
     tool_use: &Value,
     ctx: &mut ToolContext,
-) -> (Value, Value, Option<Option<String>>) {
+) -> McpCall {
     let id = tool_use["id"].as_str().unwrap_or_default();
     let error_block = |text: String| json!({"type": "tool_result", "content": text, "is_error": true, "tool_use_id": id});
     let pre =
@@ -466,11 +498,12 @@ async fn mcp_call(
     let access = Access::Mcp(tool.wire_name.clone());
     let decision = match pre.verdict {
         Verdict::Block(message) => {
-            return (
-                error_block(message.clone()),
-                json!(format!("Error: {message}")),
-                Some(None),
-            )
+            return McpCall {
+                block: error_block(message.clone()),
+                structured: json!(format!("Error: {message}")),
+                denied: Some(None),
+                notes: Vec::new(),
+            }
         }
         Verdict::Allow => ctx.permissions.hook_allowed(&tool.wire_name, &access),
         Verdict::Ask(reason) => Decision::Ask(crate::vocab::Prompt {
@@ -485,11 +518,12 @@ async fn mcp_call(
         Decision::Refuse(refusal) => Some(refusal.message),
     };
     if let Some(message) = refused {
-        return (
-            error_block(message.clone()),
-            json!(format!("Error: {message}")),
-            Some(Some(message)),
-        );
+        return McpCall {
+            block: error_block(message.clone()),
+            structured: json!(format!("Error: {message}")),
+            denied: Some(Some(message)),
+            notes: Vec::new(),
+        };
     }
     let started = Instant::now();
     let out = match mcp.call(tool, id, &input).await {
@@ -499,20 +533,23 @@ async fn mcp_call(
     // The call ran: its PostToolUse or PostToolUseFailure hooks, as a built-in's.
     let took = started.elapsed();
     let name = &tool.wire_name;
-    tokio::task::block_in_place(|| match out.content.as_str() {
+    let notes = tokio::task::block_in_place(|| match out.content.as_str() {
         Some(error) if out.is_error => {
-            ctx.post_tool_use_failure(name, &input, id, error, false, took);
+            ctx.post_tool_use_failure(name, &input, id, error, false, took)
         }
-        _ => {
-            ctx.post_tool_use(name, &input, id, &out.content, took);
-        }
+        _ => ctx.post_tool_use(name, &input, id, &out.content, took),
     });
     let block = if out.is_error {
         json!({"type": "tool_result", "content": out.content, "is_error": true, "tool_use_id": id})
     } else {
         json!({"tool_use_id": id, "type": "tool_result", "content": out.content})
     };
-    (block, out.structured, None)
+    McpCall {
+        block,
+        structured: out.structured,
+        denied: None,
+        notes,
+    }
 }
 
 /// The request as of now: the catalog and history are read here, at assembly, and nowhere else.

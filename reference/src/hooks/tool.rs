@@ -39,6 +39,8 @@ pub enum Verdict {
 pub struct Post {
     /// Reminders after the result, for the model only (each without its wrapping).
     pub notes: Vec<String>,
+    /// `systemMessage`s, as the host is told them.
+    pub messages: Vec<String>,
     /// `continue: false`: the session ends after this call.
     pub stop: bool,
 }
@@ -187,17 +189,29 @@ pub fn batch_entry(tool_use: &Value, response: &Value) -> Value {
            "tool_use_id": tool_use["id"], "tool_response": response})
 }
 
-/// What the hooks after a call add for the model, as 2.1.235 words them: a blocking answer (exit
-/// 2) quoting the command, or a JSON answer's `additionalContext`.
+/// What the hooks after a call add, as 2.1.235 words them: for the model a blocking answer (exit 2
+/// or `decision: block`) quoting the command, or a JSON answer's `additionalContext`; for the host
+/// a `systemMessage`.
 fn after_call(event: &str, tool: &str, runs: &[Ran]) -> Post {
     let mut post = Post::default();
     for ran in runs {
         post.stop |= stops(ran);
-        if ran.blocked() {
+        if let Some(message) = ran.said().and_then(|a| a["systemMessage"].as_str()) {
+            post.messages.push(format!("{event}:{tool} says: {message}"));
+        }
+        // A blocking answer quotes the command, then its stderr (exit 2, quoted) or its reason
+        // (a JSON `decision: block`, as is).
+        let blocking = if ran.blocked() {
+            Some(ran.quoted_stderr())
+        } else {
+            ran.said()
+                .filter(|a| a["decision"] == "block")
+                .map(|a| a["reason"].as_str().unwrap_or_default().to_owned())
+        };
+        if let Some(why) = blocking {
             post.notes.push(format!(
-                "{event}:{tool} hook blocking error from command: \"{}\": {}",
-                ran.command,
-                ran.quoted_stderr()
+                "{event}:{tool} hook blocking error from command: \"{}\": {why}",
+                ran.command
             ));
         } else if let Some(extra) = ran
             .said()

@@ -237,6 +237,7 @@ impl ToolContext {
             took,
         );
         self.hook_stop |= post.stop;
+        self.hook_messages.extend(post.messages);
         post.notes
     }
 
@@ -258,6 +259,7 @@ impl ToolContext {
             took,
         );
         self.hook_stop |= post.stop;
+        self.hook_messages.extend(post.messages);
         post.notes
     }
 
