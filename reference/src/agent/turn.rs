@@ -601,9 +601,7 @@ fn api_failure(s: &Session, error: &ApiError, turns: u64) -> i32 {
     let shown = out.api_error_message(error, &text);
     out.event(&shown);
     let kind = shown["error"].as_str().unwrap_or("unknown");
-    s.ctx
-        .hooks
-        .stop_failure(&s.ctx.hook_session(), kind, &text);
+    s.ctx.hooks.stop_failure(&s.ctx.hook_session(), kind, &text);
     let result = json!({
         "is_error": true, "duration_api_ms": 0, "num_turns": turns, "stop_reason": "stop_sequence",
         "session_id": out.session_id, "total_cost_usd": 0, "usage": Usage::default().json(),

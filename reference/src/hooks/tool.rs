@@ -195,9 +195,13 @@ pub fn batch_entry(tool_use: &Value, response: &Value) -> Value {
 fn after_call(event: &str, tool: &str, runs: &[Ran]) -> Post {
     let mut post = Post::default();
     for ran in runs {
-        post.stop |= stops(ran);
-        if let Some(message) = ran.said().and_then(|a| a["systemMessage"].as_str()) {
-            post.messages.push(format!("{event}:{tool} says: {message}"));
+        // A hook that ends the session is not heard from again (2.1.235 tells no systemMessage
+        // with `continue: false`).
+        if stops(ran) {
+            post.stop = true;
+        } else if let Some(message) = ran.said().and_then(|a| a["systemMessage"].as_str()) {
+            post.messages
+                .push(format!("{event}:{tool} says: {message}"));
         }
         // A blocking answer quotes the command, then its stderr (exit 2, quoted) or its reason
         // (a JSON `decision: block`, as is).
