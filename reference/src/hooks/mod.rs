@@ -215,14 +215,20 @@ impl Hooks {
             return Vec::new();
         }
         let input = Value::Object(stdin(session, &event));
-        let stdin = input.to_string();
-        // A host's function is told the call it is about, or an id of its own otherwise.
-        let tool_use_id = event
-            .fields
-            .iter()
-            .find(|(k, _)| *k == "tool_use_id")
-            .and_then(|(_, v)| v.as_str().map(str::to_owned))
-            .unwrap_or_else(crate::vocab::uuid);
+        let call = One {
+            session,
+            event: event.name,
+            stdin: input.to_string(),
+            // A host's function is told the call it is about, or an id of its own otherwise.
+            tool_use_id: event
+                .fields
+                .iter()
+                .find(|(k, _)| *k == "tool_use_id")
+                .and_then(|(_, v)| v.as_str().map(str::to_owned))
+                .unwrap_or_else(crate::vocab::uuid),
+            input,
+            host: self.host.as_deref(),
+        };
         let told = self
             .observer
             .as_ref()
@@ -238,29 +244,9 @@ impl Hooks {
                     o.started(&hook_id, &name, event.name);
                 }
                 ids.push(hook_id);
-                let mut env = environment(session, event.name, index);
-                if let Some((root, data)) = &c.plugin {
-                    let _ = std::fs::create_dir_all(data);
-                    env.push(("CLAUDE_PLUGIN_ROOT", root.display().to_string()));
-                    env.push(("CLAUDE_PLUGIN_DATA", data.display().to_string()));
-                }
-                let (stdin, input, tool_use_id, done) =
-                    (&stdin, &input, &tool_use_id, done.clone());
-                let host = self.host.as_deref();
+                let (call, done) = (&call, done.clone());
                 scope.spawn(move || {
-                    let output = match (c.callback, host) {
-                        (true, Some(host)) => {
-                            let answer = host.call(&c.command, input, tool_use_id, c.timeout);
-                            Output {
-                                code: Some(0),
-                                stdout: answer.to_string(),
-                                stderr: String::new(),
-                                timed_out: false,
-                            }
-                        }
-                        _ => command::run(&c.command, stdin, &session.cwd, &env, c.timeout),
-                    };
-                    let _ = done.send((index, output));
+                    let _ = done.send((index, call.run(c, index)));
                 });
             }
             drop(done);
@@ -293,6 +279,41 @@ impl Hooks {
                 }
             })
             .collect()
+    }
+}
+
+/// What every command of one firing is given.
+struct One<'a> {
+    session: &'a Session,
+    event: &'a str,
+    input: Value,
+    stdin: String,
+    tool_use_id: String,
+    host: Option<&'a dyn Callbacks>,
+}
+
+impl One<'_> {
+    /// Runs command `index` of the firing: the SDK host's function by its callback, anything
+    /// else through the shell with its environment.
+    fn run(&self, c: &config::Command, index: usize) -> Output {
+        if let (true, Some(host)) = (c.callback, self.host) {
+            let answer = host.call(&c.command, &self.input, &self.tool_use_id, c.timeout);
+            return Output {
+                code: Some(0),
+                stdout: answer.to_string(),
+                stderr: String::new(),
+                timed_out: false,
+            };
+        }
+        let mut env = environment(self.session, self.event, index);
+        if let Some((root, data)) = &c.plugin {
+            // The plugin's data folder is made on use, as 2.1.235 makes it.
+            let _ = std::fs::create_dir_all(data);
+            env.push(("CLAUDE_PLUGIN_ROOT", root.display().to_string()));
+            env.push(("CLAUDE_PLUGIN_DATA", data.display().to_string()));
+        }
+        let cwd = &self.session.cwd;
+        command::run(&c.command, &self.stdin, cwd, &env, c.timeout)
     }
 }
 

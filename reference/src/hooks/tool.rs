@@ -81,43 +81,7 @@ impl Hooks {
             session,
             call.event("PreToolUse", vec![("tool_use_id", json!(call.id))]),
         );
-        // Every matching hook runs; the first refusal in settings order decides, then an ask,
-        // then an allow.
-        let mut pre = Pre::default();
-        let mut ask = None;
-        let mut allow = false;
-        for ran in &runs {
-            pre.stop |= stops(ran);
-            let verdict = pre_verdict(call.tool, ran);
-            if let Some(said) = ran.said() {
-                if let Some(message) = said["systemMessage"].as_str() {
-                    pre.messages
-                        .push(format!("PreToolUse:{} says: {message}", call.tool));
-                }
-                let updated = &said["hookSpecificOutput"]["updatedInput"];
-                if updated.is_object() {
-                    pre.input = Some(updated.clone());
-                }
-            }
-            match verdict {
-                Verdict::Block(_) if !matches!(pre.verdict, Verdict::Block(_)) => {
-                    pre.verdict = verdict
-                }
-                Verdict::Ask(reason) => {
-                    ask.get_or_insert(reason);
-                }
-                Verdict::Allow => allow = true,
-                _ => {}
-            }
-        }
-        if !matches!(pre.verdict, Verdict::Block(_)) {
-            pre.verdict = match (ask, allow) {
-                (Some(reason), _) => Verdict::Ask(reason),
-                (None, true) => Verdict::Allow,
-                (None, false) => Verdict::Undecided,
-            };
-        }
-        pre
+        combine(call.tool, &runs)
     }
 
     /// After a call that succeeded.
@@ -228,6 +192,36 @@ fn after_call(event: &str, tool: &str, runs: &[Ran]) -> Post {
     post
 }
 
+/// What PreToolUse's runs decided together: a refusal over an ask, an ask over an allow, and
+/// among equals the first in settings order; every message and rewrite kept.
+fn combine(tool: &str, runs: &[Ran]) -> Pre {
+    let mut pre = Pre::default();
+    let mut verdicts = Vec::new();
+    for ran in runs {
+        pre.stop |= stops(ran);
+        verdicts.push(pre_verdict(tool, ran));
+        let Some(said) = ran.said() else { continue };
+        if let Some(message) = said["systemMessage"].as_str() {
+            pre.messages
+                .push(format!("PreToolUse:{tool} says: {message}"));
+        }
+        let updated = &said["hookSpecificOutput"]["updatedInput"];
+        if updated.is_object() {
+            pre.input = Some(updated.clone());
+        }
+    }
+    pre.verdict = verdicts
+        .into_iter()
+        .min_by_key(|v| match v {
+            Verdict::Block(_) => 0,
+            Verdict::Ask(_) => 1,
+            Verdict::Allow => 2,
+            Verdict::Undecided => 3,
+        })
+        .unwrap_or_default();
+    pre
+}
+
 /// What one PreToolUse run said about the call.
 fn pre_verdict(tool: &str, ran: &Ran) -> Verdict {
     if ran.blocked() {
@@ -254,5 +248,67 @@ fn pre_verdict(tool: &str, ran: &Ran) -> Verdict {
         Some("block") => Verdict::Block(reason(&said["reason"])),
         Some("approve") => Verdict::Allow,
         _ => Verdict::Undecided,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::child::Output;
+
+    fn ran(code: i32, stdout: &str) -> Ran {
+        let answer = serde_json::from_str::<Value>(stdout)
+            .ok()
+            .filter(Value::is_object)
+            .unwrap_or(Value::Null);
+        Ran {
+            command: "hook".into(),
+            output: Output {
+                code: Some(code),
+                stdout: stdout.into(),
+                stderr: "why".into(),
+                timed_out: false,
+            },
+            answer,
+        }
+    }
+
+    fn decision(d: &str, reason: &str) -> String {
+        format!(
+            r#"{{"hookSpecificOutput": {{"permissionDecision": "{d}", "permissionDecisionReason": "{reason}"}}}}"#
+        )
+    }
+
+    #[test]
+    fn a_refusal_wins_over_an_ask_which_wins_over_an_allow() {
+        let runs = [
+            ran(0, &decision("allow", "")),
+            ran(0, &decision("ask", "A1")),
+            ran(0, &decision("ask", "A2")),
+        ];
+        assert_eq!(combine("Bash", &runs).verdict, Verdict::Ask("A1".into()));
+        let runs = [ran(0, &decision("ask", "A")), ran(2, "")];
+        assert_eq!(
+            combine("Bash", &runs).verdict,
+            Verdict::Block("PreToolUse:Bash hook error: [hook]: why".into())
+        );
+        let runs = [ran(1, &decision("deny", "D")), ran(0, "plain")];
+        assert_eq!(combine("Bash", &runs).verdict, Verdict::Undecided);
+    }
+
+    #[test]
+    fn messages_rewrites_and_stops_are_kept_whatever_decides() {
+        let runs = [
+            ran(0, r#"{"systemMessage": "hi", "continue": false}"#),
+            ran(
+                0,
+                r#"{"hookSpecificOutput": {"permissionDecision": "allow", "updatedInput": {"command": "x"}}}"#,
+            ),
+        ];
+        let pre = combine("Bash", &runs);
+        assert_eq!(pre.verdict, Verdict::Allow);
+        assert_eq!(pre.messages, ["PreToolUse:Bash says: hi"]);
+        assert_eq!(pre.input, Some(serde_json::json!({"command": "x"})));
+        assert!(pre.stop);
     }
 }
