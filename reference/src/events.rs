@@ -291,7 +291,8 @@ impl Output {
         json!({
             "type": "assistant",
             "message": {
-                "id": uuid(), "container": null, "model": "<synthetic>", "role": "assistant", "stop_reason": "stop_sequence",
+                "diagnostics": null, "id": uuid(), "container": null, "model": "<synthetic>", "role": "assistant",
+                "stop_details": null, "stop_reason": "stop_sequence",
                 "stop_sequence": "", "type": "message", "usage": zero_usage(), "content": [{"type": "text", "text": text}],
                 "context_management": null,
             },
