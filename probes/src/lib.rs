@@ -30,6 +30,7 @@ pub mod run;
 pub mod scenario;
 pub mod schedule;
 pub mod secrets;
+pub mod sessions;
 pub mod snapshot;
 pub mod target;
 pub mod trace;

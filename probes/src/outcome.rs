@@ -82,6 +82,13 @@ pub struct RunOutcome {
     pub token_requests: Vec<RecordedTokenRequest>,
     /// Each run of the harness's hook recorder, in the order they started.
     pub hooks: Vec<crate::hooks::HookRun>,
+    /// Each start of a scenario with `[[step]]`s, in order (empty for one start); the process
+    /// fields above are those of the step named `step`, the last one unless a check looks at
+    /// another (`at_step`).
+    pub steps: Vec<StepRun>,
+    pub step: Option<String>,
+    /// The session files in HOME after the last step (`~/.claude/projects/…`).
+    pub sessions: Vec<crate::sessions::SessionFile>,
     /// Keeps the run's directories alive until checks have read them.
     /// Shared so a mutated copy (`mutate`) reads the same directories.
     pub(crate) _root: std::sync::Arc<crate::process::interrupt::Root>,
@@ -131,6 +138,9 @@ impl Redact for RunOutcome {
             site,
             token_requests,
             hooks,
+            steps,
+            step: _,
+            sessions,
             _root: _,
         } = self;
         target.redact(r);
@@ -157,6 +167,8 @@ impl Redact for RunOutcome {
         site.redact(r);
         token_requests.redact(r);
         hooks.redact(r);
+        steps.redact(r);
+        sessions.redact(r);
     }
 }
 
@@ -177,6 +189,94 @@ impl RunOutcome {
             .filter(|r| r.main_index().is_some())
             .map(|r| &r.body)
             .collect()
+    }
+}
+
+/// One start of the target in a scenario of several (`[[step]]`): its process as recorded.
+#[derive(Debug, Clone, Serialize)]
+pub struct StepRun {
+    pub name: String,
+    pub command: Vec<String>,
+    pub exit_code: Option<i32>,
+    pub timed_out: bool,
+    pub stdout: String,
+    pub stderr: String,
+    pub stdin: Vec<String>,
+}
+
+impl StepRun {
+    /// The session id the step reported: the first stdout event that carries one.
+    pub fn session_id(&self) -> Option<String> {
+        crate::wire::stdout_events(&self.stdout)
+            .iter()
+            .find_map(|e| e["session_id"].as_str().map(str::to_owned))
+    }
+}
+
+impl Redact for StepRun {
+    fn redact(&mut self, r: &Redactor) {
+        let StepRun {
+            name: _,
+            command,
+            exit_code: _,
+            timed_out: _,
+            stdout,
+            stderr,
+            stdin,
+        } = self;
+        command.redact(r);
+        stdout.redact(r);
+        stderr.redact(r);
+        stdin.redact(r);
+    }
+}
+
+impl RunOutcome {
+    /// The run as step `name` saw it: its process fields in place of the last step's. Borrowed
+    /// when they are already there (a run of one start, or a view made by this).
+    pub fn at_step(&self, name: &str) -> std::borrow::Cow<'_, RunOutcome> {
+        use std::borrow::Cow;
+        if self.step.as_deref() == Some(name) {
+            return Cow::Borrowed(self);
+        }
+        let Some(step) = self.steps.iter().find(|s| s.name == name) else {
+            return Cow::Borrowed(self);
+        };
+        let mut view = self.clone();
+        view.step = Some(name.to_owned());
+        view.command = step.command.clone();
+        view.exit_code = step.exit_code;
+        view.timed_out = step.timed_out;
+        view.stdout = step.stdout.clone();
+        view.stderr = step.stderr.clone();
+        view.stdin = step.stdin.clone();
+        Cow::Owned(view)
+    }
+
+    /// The session id of step `name` (of the process fields' step when `None`), and the step
+    /// name each known session id belongs to.
+    pub fn session_id(&self, name: Option<&str>) -> Option<String> {
+        match name {
+            Some(n) => self.steps.iter().find(|s| s.name == n)?.session_id(),
+            None => crate::wire::stdout_events(&self.stdout)
+                .iter()
+                .find_map(|e| e["session_id"].as_str().map(str::to_owned)),
+        }
+    }
+
+    /// Each step's session id with the step's name, for normalizing ids in session files.
+    pub fn session_names(&self) -> Vec<(String, String)> {
+        let mut names: Vec<(String, String)> = self
+            .steps
+            .iter()
+            .filter_map(|s| Some((s.session_id()?, s.name.clone())))
+            .collect();
+        if names.is_empty() {
+            if let Some(id) = self.session_id(None) {
+                names.push((id, "run".into()));
+            }
+        }
+        names
     }
 }
 
@@ -261,6 +361,9 @@ impl RunOutcome {
             site: Vec::new(),
             token_requests: Vec::new(),
             hooks: Vec::new(),
+            steps: Vec::new(),
+            step: None,
+            sessions: Vec::new(),
             _root: std::sync::Arc::new(root),
         }
     }

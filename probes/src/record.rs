@@ -50,6 +50,11 @@ pub struct ProbeRecord<'a> {
     pub site: &'a [stubs::site::SiteRequest],
     /// Each run of the harness's hook recorder.
     pub hooks: &'a [crate::hooks::HookRun],
+    /// Each start of a scenario with `[[step]]`s (the fields above are the last one's).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub steps: &'a [crate::outcome::StepRun],
+    /// The session files the run left in HOME (transcripts, sub-agents' sidechains).
+    pub sessions: &'a [crate::sessions::SessionFile],
     pub checks: &'a [CheckOutcome],
 }
 
@@ -89,6 +94,8 @@ pub fn write(
         project_state: run.project_state.as_ref(),
         site: &run.site,
         hooks: &run.hooks,
+        steps: &run.steps,
+        sessions: &run.sessions,
         checks,
     };
     let path = dir

@@ -178,7 +178,7 @@ fn ordered(spec: &CheckSpec, run: &RunOutcome, seen: &[Value], what: &str) -> Re
 }
 
 /// `equals`: how many there were.
-fn counted(spec: &CheckSpec, seen: &[Value], what: &str) -> Result<(), String> {
+pub(super) fn counted(spec: &CheckSpec, seen: &[Value], what: &str) -> Result<(), String> {
     match spec.equals.as_ref().and_then(Value::as_u64) {
         Some(want) if seen.len() as u64 != want => Err(format!(
             "{} {what}\n{}",
@@ -190,7 +190,7 @@ fn counted(spec: &CheckSpec, seen: &[Value], what: &str) -> Result<(), String> {
 }
 
 /// One recorded value a line, for a failure's detail.
-fn listed(seen: &[Value]) -> String {
+pub(super) fn listed(seen: &[Value]) -> String {
     seen.iter()
         .map(|u| format!("  {u}"))
         .collect::<Vec<_>>()
@@ -204,7 +204,7 @@ fn as_list(v: &Value) -> Vec<&Value> {
     }
 }
 
-fn redacted(run: &RunOutcome, v: &Value) -> Value {
+pub(super) fn redacted(run: &RunOutcome, v: &Value) -> Value {
     let text = crate::account::redact(&run.places.redact(&v.to_string()));
     serde_json::from_str(&text).unwrap_or_else(|_| v.clone())
 }

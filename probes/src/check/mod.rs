@@ -16,6 +16,7 @@ mod process;
 mod requests;
 mod stdout;
 mod tool_result;
+mod transcript;
 
 pub use expect::text_diff;
 pub(crate) use file::resolve_pattern;
@@ -54,6 +55,11 @@ impl CheckOutcome {
 
 /// Evaluates `spec` for a run of `target`, honouring its expected difference.
 pub fn evaluate(spec: &CheckSpec, target: &str, run: &RunOutcome) -> CheckOutcome {
+    // A check naming a step reads that start's process; every other wire is the run's.
+    let run = &*match &spec.step {
+        Some(step) => run.at_step(step),
+        None => std::borrow::Cow::Borrowed(run),
+    };
     let name = spec.describe();
     let seed_verdict = check(spec, run);
     let Some(diff) = spec.difference_for(target) else {
@@ -138,5 +144,6 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
         CheckKind::Artifact => json::artifact(spec, run),
         CheckKind::Oauth => json::oauth(spec, run),
         CheckKind::Hooks => json::hooks(spec, run),
+        CheckKind::Transcript => transcript::transcript(spec, run),
     }
 }

@@ -21,6 +21,7 @@ pub(super) fn apply(m: &Mutation, run: &RunOutcome) -> Option<Mutant> {
         part::REQUESTS => requests,
         part::MCP => servers,
         part::LISTS | part::PROJECT_STATE => mocks,
+        part::SESSIONS => sessions,
         _ => return None,
     };
     family(m, &mut r)?;
@@ -438,8 +439,63 @@ const TEXT_KEYS: &[&str] = &[
 
 /// Calls `f` on every text of the run: stderr, the screens, stdout (each text of its events, or
 /// the terminal's bytes), request bodies, server logs, the Project's docs.
+/// The session files: a record gone, keys reordered, strings changed, a transcript that should
+/// not be there.
+fn sessions(m: &Mutation, r: &mut RunOutcome) -> Option<()> {
+    use Mutation as M;
+    match m {
+        M::SessionRecordRemoved(f, i) => edit_records(r.sessions.get_mut(*f)?, |records| {
+            (*i < records.len()).then(|| records.remove(*i)).map(|_| ())
+        })?,
+        M::SessionKeysReversed(f) => edit_records(r.sessions.get_mut(*f)?, |records| {
+            for rec in records.iter_mut() {
+                if let Value::Object(o) = rec {
+                    *o = std::mem::take(o).into_iter().rev().collect();
+                }
+            }
+            Some(())
+        })?,
+        M::SessionStringsChanged(f) => edit_records(r.sessions.get_mut(*f)?, |records| {
+            records
+                .iter_mut()
+                .for_each(|rec| perturb(rec, Perturb::Strings, None));
+            Some(())
+        })?,
+        M::SessionWritten => {
+            for (id, _) in r.session_names() {
+                r.sessions.push(crate::sessions::SessionFile {
+                    path: format!("mutant/{id}.jsonl"),
+                    text: format!("{{\"type\":\"user\",\"sessionId\":\"{id}\"}}\n"),
+                });
+            }
+        }
+        _ => return None,
+    }
+    Some(())
+}
+
+/// Session file `file`'s records, edited and written back one a line.
+fn edit_records(
+    file: &mut crate::sessions::SessionFile,
+    edit: impl FnOnce(&mut Vec<Value>) -> Option<()>,
+) -> Option<()> {
+    let mut records = file.records();
+    edit(&mut records)?;
+    file.text = records
+        .iter()
+        .map(|r| format!("{r}\n"))
+        .collect::<String>();
+    Some(())
+}
+
 fn each_text(r: &mut RunOutcome, f: &mut dyn FnMut(&mut String)) {
     f(&mut r.stderr);
+    for file in &mut r.sessions {
+        let _ = edit_records(file, |records| {
+            records.iter_mut().for_each(|rec| strings_in(rec, &mut *f));
+            Some(())
+        });
+    }
     r.screens.iter_mut().for_each(&mut *f);
     let in_events = edit_events(r, |events| {
         events.iter_mut().for_each(|e| texts_in(e, None, &mut *f));
@@ -460,6 +516,16 @@ fn each_text(r: &mut RunOutcome, f: &mut dyn FnMut(&mut String)) {
     }
     for doc in r.project_state.iter_mut().flat_map(|s| s.docs.iter_mut()) {
         f(&mut doc.content);
+    }
+}
+
+/// Every string leaf of `v`.
+fn strings_in(v: &mut Value, f: &mut dyn FnMut(&mut String)) {
+    match v {
+        Value::String(s) => f(s),
+        Value::Array(items) => items.iter_mut().for_each(|i| strings_in(i, f)),
+        Value::Object(o) => o.values_mut().for_each(|v| strings_in(v, f)),
+        _ => {}
     }
 }
 

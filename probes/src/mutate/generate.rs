@@ -136,6 +136,15 @@ pub(super) fn mutations(checks: &[&CheckSpec], run: &RunOutcome) -> Vec<Mutation
         out.extend([M::ProjectSizeChanged, M::ProjectGone]);
     }
     out.extend([M::RssUnknown, M::RssHuge]);
+    if checks.iter().any(|s| s.kind == Some(CheckKind::Transcript)) {
+        out.push(M::SessionWritten);
+        for (f, file) in run.sessions.iter().enumerate() {
+            out.push(M::SessionKeysReversed(f));
+            out.push(M::SessionStringsChanged(f));
+            let n = file.records().len();
+            out.extend((0..n).map(|i| M::SessionRecordRemoved(f, i)));
+        }
+    }
     for spec in checks.iter().filter(|s| s.kind == Some(CheckKind::File)) {
         let rel = spec.path.as_deref().unwrap_or_default();
         let (base, rel) = match rel.strip_prefix("~/") {

@@ -43,7 +43,29 @@ pub struct Survey {
 /// Puts every passing check of `checks` (those whose outcome `passed` says passed) to mutations of
 /// `run`, stopping as soon as each has failed once.
 pub fn survey(checks: &[&CheckSpec], target: &str, run: &RunOutcome) -> Survey {
-    survey_with(checks, target, run, mutations(checks, run))
+    // A check naming a step reads that start's process: its mutations are of that start.
+    let mut steps: Vec<Option<&str>> = checks.iter().map(|c| c.step.as_deref()).collect();
+    steps.sort_unstable();
+    steps.dedup();
+    let mut whole = Survey::default();
+    for step in steps {
+        let group: Vec<&CheckSpec> = checks
+            .iter()
+            .copied()
+            .filter(|c| c.step.as_deref() == step)
+            .collect();
+        let view = match step {
+            Some(name) => run.at_step(name),
+            None => std::borrow::Cow::Borrowed(run),
+        };
+        let part = survey_with(&group, target, &view, mutations(&group, &view));
+        whole.checked += part.checked;
+        whole.mutants += part.mutants;
+        whole.killed.extend(part.killed);
+        whole.survivors.extend(part.survivors);
+        whole.mute.extend(part.mute);
+    }
+    whole
 }
 
 fn survey_with(
@@ -132,8 +154,9 @@ pub(crate) mod part {
     pub const PROJECT_STATE: u16 = 1 << 7;
     pub const RSS: u16 = 1 << 8;
     pub const FILES: u16 = 1 << 9;
+    pub const SESSIONS: u16 = 1 << 10;
     /// Every text of the run (`each_text`).
-    pub const TEXTS: u16 = STDOUT | STDERR | SCREENS | REQUESTS | MCP | PROJECT_STATE;
+    pub const TEXTS: u16 = STDOUT | STDERR | SCREENS | REQUESTS | MCP | PROJECT_STATE | SESSIONS;
 }
 
 /// What `spec` reads of a run.
@@ -168,5 +191,7 @@ fn reads(spec: &CheckSpec) -> u16 {
         | CheckKind::Artifact
         | CheckKind::Hooks => LISTS,
         CheckKind::ProjectState => PROJECT_STATE,
+        // The session id it looks for comes from stdout.
+        CheckKind::Transcript => SESSIONS | STDOUT,
     }
 }

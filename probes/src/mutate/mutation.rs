@@ -69,6 +69,14 @@ pub(super) enum Mutation {
     FileRemoved(PathBuf),
     FileModeChanged(PathBuf),
     FileCreated(PathBuf),
+    /// Session file `.0`'s record `.1` removed.
+    SessionRecordRemoved(usize, usize),
+    /// Every record of session file `.0` with its keys in reverse order.
+    SessionKeysReversed(usize),
+    /// Every string of every record of session file `.0` changed.
+    SessionStringsChanged(usize),
+    /// A main transcript of one record written for every session id of the run.
+    SessionWritten,
 }
 
 /// How a JSON value's leaves are changed.
@@ -157,6 +165,10 @@ impl Mutation {
             M::FileChanged(..) | M::FileRemoved(_) | M::FileModeChanged(_) | M::FileCreated(_) => {
                 FILES
             }
+            M::SessionRecordRemoved(..)
+            | M::SessionKeysReversed(_)
+            | M::SessionStringsChanged(_)
+            | M::SessionWritten => SESSIONS,
         }
     }
 }
@@ -218,5 +230,11 @@ pub(super) fn describe(m: &Mutation) -> String {
         Mutation::FileRemoved(p) => format!("{} removed", p.display()),
         Mutation::FileModeChanged(p) => format!("{} mode changed", p.display()),
         Mutation::FileCreated(p) => format!("{} created", p.display()),
+        Mutation::SessionRecordRemoved(f, i) => {
+            format!("session file {}: record {} removed", f + 1, i + 1)
+        }
+        Mutation::SessionKeysReversed(f) => format!("session file {}: keys reversed", f + 1),
+        Mutation::SessionStringsChanged(f) => format!("session file {}: strings changed", f + 1),
+        Mutation::SessionWritten => "a transcript written for every session".into(),
     }
 }

@@ -22,8 +22,8 @@ use fixtures::Dirs;
 
 use crate::host::{Decisions, Driven};
 use crate::mcp::McpSetup;
-use crate::outcome::RunOutcome;
-use crate::scenario::{Channel, Scenario};
+use crate::outcome::{RunOutcome, StepRun};
+use crate::scenario::{Channel, Scenario, Step};
 use crate::secrets::Redact;
 use crate::target::Target;
 
@@ -75,8 +75,6 @@ async fn run_unredacted(
     let backends =
         backends::start(scenario, &target.name, &dirs, split, secrets, &board.cues).await?;
 
-    let prompt = dirs.places.expand(&scenario.prompt);
-    let args = command::arguments(scenario, channel, &dirs.places, &prompt);
     let env = command::environment(scenario, channel, &dirs.places, &backends, secrets);
     if channel == Channel::Pty {
         // A returning user of this project: no onboarding, the key and the folder already trusted.
@@ -88,33 +86,71 @@ async fn run_unredacted(
             .plant(&dirs.home, secrets)
             .with_context(|| in_file("account"))?;
     }
-    let process = command::command(target, scenario, (&args, &env), &dirs, &backends)?;
 
-    let started = Instant::now();
     let mut decisions = Decisions::new(scenario.decisions(), &target.name);
-    let driven = drive(
-        channel,
-        process,
-        (scenario, &prompt),
-        &mut decisions,
-        &backends,
-        (&mcp, &board.cues),
-    )
-    .await
-    .with_context(|| format!("cannot start {}", target.program.display()))?;
-    let duration = started.elapsed();
-
-    let mut command_line = vec![match &scenario.argv0 {
-        Some(argv0) => format!("{} (as {argv0})", target.program.display()),
-        None => target.program.display().to_string(),
+    let mut steps: Vec<StepRun> = Vec::new();
+    let mut last: Option<(Vec<String>, Driven)> = None;
+    let started = Instant::now();
+    let one = [Step {
+        name: String::new(),
+        prompt: None,
+        args: Vec::new(),
     }];
-    command_line.extend(args);
+    let declared = if scenario.steps.is_empty() {
+        &one[..]
+    } else {
+        &scenario.steps[..]
+    };
+    for step in declared {
+        // An earlier step's session id, as it printed it (`{session_id:NAME}`).
+        let sessions = |text: &str| {
+            crate::scenario::expand_session_ids(text, |name| {
+                steps.iter().find(|s| s.name == name)?.session_id()
+            })
+        };
+        let prompt = sessions(&dirs
+            .places
+            .expand(step.prompt.as_deref().unwrap_or(&scenario.prompt)));
+        let mut args = command::arguments(scenario, channel, &dirs.places, &prompt);
+        args.extend(step.args.iter().map(|a| sessions(&dirs.places.expand(a))));
+        let process = command::command(target, scenario, (&args, &env), &dirs, &backends)?;
+        let driven = drive(
+            channel,
+            process,
+            (scenario, &prompt),
+            &mut decisions,
+            &backends,
+            (&mcp, &board.cues),
+        )
+        .await
+        .with_context(|| format!("cannot start {}", target.program.display()))?;
+        let mut command_line = vec![match &scenario.argv0 {
+            Some(argv0) => format!("{} (as {argv0})", target.program.display()),
+            None => target.program.display().to_string(),
+        }];
+        command_line.extend(args);
+        if !scenario.steps.is_empty() {
+            steps.push(StepRun {
+                name: step.name.clone(),
+                command: command_line.clone(),
+                exit_code: driven.exited.code,
+                timed_out: driven.exited.timed_out,
+                stdout: driven.stdout.clone(),
+                stderr: driven.stderr.clone(),
+                stdin: driven.stdin.clone(),
+            });
+        }
+        last = Some((command_line, driven));
+    }
+    let duration = started.elapsed();
+    let (command, driven) = last.expect("at least one step");
     let recorded = Recorded {
-        command: command_line,
+        command,
         env: command::shown(&env),
         decisions,
         driven,
         duration,
+        steps,
     };
     Ok(outcome(
         scenario,
@@ -170,6 +206,8 @@ struct Recorded {
     decisions: Decisions,
     driven: Driven,
     duration: std::time::Duration,
+    /// Each start, when the scenario has `[[step]]`s; `driven` is the last one's.
+    steps: Vec<StepRun>,
 }
 
 /// The outcome: the process's record, then what every fake and mock saw.
@@ -188,6 +226,7 @@ fn outcome(
         decisions,
         driven,
         duration,
+        steps,
     } = recorded;
     let Driven {
         exited,
@@ -205,6 +244,7 @@ fn outcome(
         sites,
         isolated: _,
     } = backends;
+    let sessions = crate::sessions::read(&dirs.home);
     RunOutcome {
         target: target.name.clone(),
         split,
@@ -243,6 +283,9 @@ fn outcome(
         network: scenario.network,
         site: sites.requests(),
         hooks: crate::hooks::read(&dirs.base),
+        step: steps.last().map(|s| s.name.clone()),
+        steps,
+        sessions,
         _root: std::sync::Arc::new(dirs.root),
     }
 }

@@ -110,6 +110,14 @@ pub enum CheckKind {
     /// label, exit, env names, stdin), `event` (only runs of this hook event), `label` (only runs
     /// with this label), `unordered = true` (`matches` in any order).
     Hooks,
+    /// A session file the run left in HOME (`crate::sessions`), its records with ids, the
+    /// parentUuid chain and timestamps normalized (`#N` is the file's N-th record): the main
+    /// transcript of step `step`'s session (the last step's when absent), or with `path` a file in
+    /// that session's folder (`subagents/agent-*.jsonl`). `absent = true` (no such file),
+    /// `types` (only records of these types), `equals` (how many), `matches` (a JSON subset of the
+    /// ordered list), `keys` (the exact key order of every record of a type),
+    /// `contains`/`not_contains` (the normalized records as text, one a line).
+    Transcript,
 }
 
 /// One `[[check]]` table. Which fields apply depends on `kind`; `validate` says which are missing.
@@ -170,6 +178,10 @@ pub struct CheckSpec {
     pub mode: Option<String>,
     /// `project_state`: the Project holds exactly what the scenario seeded.
     pub unchanged: Option<bool>,
+    /// The `[[step]]` whose process or session the check reads (the last step's when absent).
+    pub step: Option<String>,
+    /// `transcript`: only records whose `type` is one of these.
+    pub types: Option<Vec<String>>,
     /// Why a target differs; required inside `differs.<target>`.
     pub reason: Option<String>,
     /// Per-target expectations that replace fields of this check: `differs."claude@2.1.235"`.
@@ -180,7 +192,7 @@ impl CheckSpec {
     /// Names the first missing or misplaced field, for the scenario loader's error.
     pub fn validate(&self) -> Result<(), (&'static str, String)> {
         let Some(kind) = self.kind else {
-            return Err(("kind", "missing: one of exit, result, requests, tools, betas, tool_result, media, pairing, file, events, stderr, stdout, mcp, tool_def, system, user_context, process, tool_use_result, uploads, view, screen, design, oauth, project, project_state, site, artifact, hooks".into()));
+            return Err(("kind", "missing: one of exit, result, requests, tools, betas, tool_result, media, pairing, file, events, stderr, stdout, mcp, tool_def, system, user_context, process, tool_use_result, uploads, view, screen, design, oauth, project, project_state, site, artifact, hooks, transcript".into()));
         };
         let need = |ok: bool, field: &'static str, what: &str| {
             if ok {
@@ -340,6 +352,16 @@ impl CheckSpec {
                 "equals",
                 "a count (`equals`) or `matches`",
             )?,
+            CheckKind::Transcript => need(
+                self.absent == Some(true)
+                    || self.matches.is_some()
+                    || self.keys.is_some()
+                    || self.contains.is_some()
+                    || self.not_contains.is_some()
+                    || self.equals.as_ref().is_some_and(Value::is_u64),
+                "matches",
+                "one of absent, equals (a count), matches, keys, contains, not_contains",
+            )?,
             CheckKind::Screen => need(
                 self.contains.is_some() || self.not_contains.is_some() || self.equals.is_some(),
                 "contains",
@@ -370,11 +392,15 @@ impl CheckSpec {
             refuse_vacuous(spec).map_err(|(field, why)| {
                 ("differs", format!("`{target}`: field `{field}`: {why}"))
             })?;
-            if spec.kind.is_some() || spec.differs.is_some() || spec.channel.is_some() {
+            if spec.kind.is_some()
+                || spec.differs.is_some()
+                || spec.channel.is_some()
+                || spec.step.is_some()
+            {
                 return Err((
                     "differs",
                     format!(
-                        "`{target}` may override expectations only, not kind, channel or differs"
+                        "`{target}` may override expectations only, not kind, channel, step or differs"
                     ),
                 ));
             }
@@ -430,6 +456,8 @@ impl CheckSpec {
             channel,
             mode,
             unchanged,
+            step,
+            types,
             reason
         );
         if over.equals.is_some() || over.contains.is_some() || over.not_contains.is_some() {
@@ -505,6 +533,9 @@ impl CheckSpec {
         if let Some(v) = &self.view {
             parts.push(v.clone());
         }
+        if let Some(s) = &self.step {
+            parts.push(format!("step `{s}`"));
+        }
         parts.join(" ")
     }
 }
@@ -539,6 +570,7 @@ fn kind_name(kind: CheckKind) -> &'static str {
         CheckKind::Hooks => "hooks",
         CheckKind::Artifact => "artifact",
         CheckKind::Oauth => "oauth",
+        CheckKind::Transcript => "transcript",
     }
 }
 

@@ -9,11 +9,14 @@
 mod check;
 mod cues;
 mod decision;
+mod step;
 mod trace_difference;
 
 pub use check::{CheckKind, CheckSpec};
 pub use cues::{server_for, turn_for};
 pub use decision::{Answer, Channel, Decision};
+pub use step::Step;
+pub use step::expand as expand_session_ids;
 pub use trace_difference::{load_suite, TraceDifference, SUITE_FILE};
 
 impl Scenario {
@@ -131,6 +134,9 @@ pub struct Scenario {
     /// with its `answer` whenever the target calls it back (`hook_callback`).
     #[serde(default, rename = "sdk_hook")]
     pub sdk_hooks: Vec<SdkHook>,
+    /// Starts of the target in one HOME and workspace, in order (one start when absent).
+    #[serde(default, rename = "step")]
+    pub steps: Vec<Step>,
     #[serde(default, rename = "check")]
     pub checks: Vec<Spanned<CheckSpec>>,
     /// Trace differences from the reference this scenario accepts on a real binary, each with a
@@ -440,6 +446,14 @@ impl Scenario {
                 }
             }
         }
+        let check_steps: Vec<Option<&str>> = scenario
+            .checks
+            .iter()
+            .map(|c| c.get_ref().step.as_deref())
+            .collect();
+        step::validate(&scenario.steps, &check_steps).map_err(|message| {
+            err(format!("line {}: {message}", find_line(source, "[[step]]")))
+        })?;
         scenario.validate_host().map_err(|(offset, message)| {
             err(format!("line {}: {message}", line_of(source, offset)))
         })?;

@@ -9,6 +9,7 @@
 mod conversation;
 mod redact;
 mod services;
+mod sessions;
 mod shape;
 mod stdout;
 
@@ -24,18 +25,16 @@ const VERBATIM_MAX: usize = 200;
 
 pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
     let mut out = String::new();
-    let events = wire::stdout_events(&run.stdout);
-    ending(run, &events, &mut out);
-    if run.channel == crate::scenario::Channel::Pty {
-        // A terminal has a screen, not events; what it asked is below, the screens are in the record.
-        writeln!(out, "stdout: a terminal").unwrap();
-    } else {
-        stdout::stream_events(run, &events, &mut out);
+    // The starts before the last, each as it ended and printed; the last one is the run's.
+    if let Some((last, earlier)) = run.steps.split_last() {
+        for step in earlier {
+            let view = run.at_step(&step.name);
+            writeln!(out, "step {}:", step.name).unwrap();
+            process(&view, &mut out);
+        }
+        writeln!(out, "step {}:", last.name).unwrap();
     }
-    stdout::asked(run, &mut out);
-    if !run.stderr.trim().is_empty() {
-        writeln!(out, "stderr: {}", text(run, run.stderr.trim_end())).unwrap();
-    }
+    process(run, &mut out);
     conversation::other_requests(run, &mut out);
     services::mcp_servers(run, &mut out);
     services::uploads(run, &mut out);
@@ -44,9 +43,26 @@ pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
     services::project(run, &mut out);
     services::token_requests(run, &mut out);
     services::hooks(run, &mut out);
+    sessions::sessions(run, &mut out);
     conversation::loops(run, prompt, &mut out);
     conversation::tool_schemas(run, &mut out);
     out
+}
+
+/// One start's process: how it ended, what it printed, asked and said on stderr.
+fn process(run: &RunOutcome, out: &mut String) {
+    let events = wire::stdout_events(&run.stdout);
+    ending(run, &events, out);
+    if run.channel == crate::scenario::Channel::Pty {
+        // A terminal has a screen, not events; what it asked is below, the screens are in the record.
+        writeln!(out, "stdout: a terminal").unwrap();
+    } else {
+        stdout::stream_events(run, &events, out);
+    }
+    stdout::asked(run, out);
+    if !run.stderr.trim().is_empty() {
+        writeln!(out, "stderr: {}", text(run, run.stderr.trim_end())).unwrap();
+    }
 }
 
 /// How the process ended, and the result event's outcome.

@@ -1,0 +1,106 @@
+//! The session files a run of several steps left in HOME: each record's type, what it chains
+//! to, and what it carries, then the key order each type showed, so two targets' transcripts
+//! are compared record for record without their ids and clocks.
+
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+use super::redact::redact;
+use crate::outcome::RunOutcome;
+
+pub(super) fn sessions(run: &RunOutcome, out: &mut String) {
+    if run.steps.is_empty() || run.sessions.is_empty() {
+        return;
+    }
+    let names = run.session_names();
+    writeln!(out, "session files:").unwrap();
+    for file in &run.sessions {
+        let mut path = file.path.clone();
+        for (id, step) in &names {
+            path = path.replace(id, &format!("{{session_id:{step}}}"));
+        }
+        let records = crate::sessions::normalize(&file.records(), &names);
+        writeln!(out, "  {}: {} records", redact(run, &path), records.len()).unwrap();
+        let mut shapes: Vec<(String, Vec<String>)> = Vec::new();
+        for (i, record) in records.iter().enumerate() {
+            writeln!(out, "    #{} {}", i + 1, redact(run, &summary(record))).unwrap();
+            let Some(o) = record.as_object() else {
+                continue;
+            };
+            let kind = record["type"].as_str().unwrap_or("?").to_owned();
+            let keys: Vec<String> = o.keys().cloned().collect();
+            if !shapes.iter().any(|(k, s)| *k == kind && *s == keys) {
+                shapes.push((kind, keys));
+            }
+        }
+        for (kind, keys) in shapes {
+            writeln!(out, "    {kind} keys: {}", keys.join(", ")).unwrap();
+        }
+    }
+}
+
+/// One record on a line: its type and sub-kind, its parent, and what it says in brief.
+fn summary(r: &Value) -> String {
+    let Some(kind) = r["type"].as_str() else {
+        return format!("not a record: {}", short(&r.to_string()));
+    };
+    let mut line = kind.to_owned();
+    for sub in ["operation", "subtype"] {
+        if let Some(s) = r[sub].as_str() {
+            line.push_str(&format!("/{s}"));
+        }
+    }
+    if let Some(s) = r["attachment"]["type"].as_str() {
+        line.push_str(&format!("({s})"));
+    }
+    if let Some(parent) = r.get("parentUuid") {
+        line.push_str(&format!(" ← {}", parent.as_str().unwrap_or("null")));
+    }
+    if r["isSidechain"] == true {
+        line.push_str(" sidechain");
+    }
+    let message = &r["message"];
+    match &message["content"] {
+        Value::String(s) => line.push_str(&format!(" {}: {}", role(message), short(s))),
+        Value::Array(blocks) => {
+            let parts: Vec<String> = blocks.iter().map(block).collect();
+            line.push_str(&format!(" {}: {}", role(message), parts.join(", ")));
+        }
+        _ => {}
+    }
+    if let Some(s) = r["content"].as_str() {
+        line.push_str(&format!(" {}", short(s)));
+    }
+    line
+}
+
+fn role(message: &Value) -> &str {
+    message["role"].as_str().unwrap_or("?")
+}
+
+fn block(b: &Value) -> String {
+    match b["type"].as_str().unwrap_or("?") {
+        "text" => format!("text {}", short(b["text"].as_str().unwrap_or(""))),
+        "tool_use" => format!(
+            "tool_use {} {}",
+            b["name"].as_str().unwrap_or("?"),
+            b["id"].as_str().unwrap_or("?")
+        ),
+        "tool_result" => format!(
+            "tool_result {}{}",
+            b["tool_use_id"].as_str().unwrap_or("?"),
+            if b["is_error"] == true { " error" } else { "" }
+        ),
+        other => other.to_owned(),
+    }
+}
+
+/// A short text quoted, a long one as its length (reminders and prompts are prose).
+fn short(s: &str) -> String {
+    if s.chars().count() <= 60 {
+        format!("{s:?}")
+    } else {
+        format!("({} chars)", s.chars().count())
+    }
+}
