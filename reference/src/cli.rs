@@ -33,6 +33,19 @@ pub struct Args {
     pub model: Option<String>,
     #[arg(long = "session-id")]
     pub session_id: Option<String>,
+    /// Go on with a saved session (its id); its file grows unless `--fork-session`.
+    #[arg(short = 'r', long = "resume", value_name = "value")]
+    pub resume: Option<String>,
+    /// Go on with this project's most recent session.
+    #[arg(short = 'c', long = "continue")]
+    pub continue_session: bool,
+    /// With `--resume` or `--continue`: the conversation goes on under a new session id, in a
+    /// new file, and the original is left as it was.
+    #[arg(long = "fork-session")]
+    pub fork_session: bool,
+    /// Write no session file.
+    #[arg(long = "no-session-persistence")]
+    pub no_session_persistence: bool,
     #[arg(long = "permission-mode", value_name = "mode")]
     pub permission_mode: Option<String>,
     #[arg(long = "dangerously-skip-permissions")]

@@ -53,6 +53,19 @@ pub struct Config {
     pub disallowed_tools: Vec<String>,
     /// The attached claude.ai Project's context block, fetched at start.
     pub attached_project: Option<String>,
+    /// The saved session this one goes on with (`--resume`, `--continue`).
+    pub resume: Option<Resume>,
+    /// Whether the session file is written (not with `--no-session-persistence`).
+    pub persist: bool,
+}
+
+/// A saved session to go on with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resume {
+    /// The session id to read, as given (`--resume`) or found (`--continue`).
+    pub from: String,
+    /// `--fork-session`: a new id and file; otherwise `session_id` is `from` and its file grows.
+    pub fork: bool,
 }
 
 /// Which optional built-in tools a session offers.

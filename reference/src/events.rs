@@ -36,6 +36,8 @@ pub struct Output {
     /// Events that must follow the result of the call that caused them, held until it is out;
     /// shared by every `Output` of a session (the tasks' announcer has its own).
     pub after_results: std::sync::Arc<std::sync::Mutex<AfterResults>>,
+    /// The main loop's session file: each tool result a host is told is kept there too.
+    pub transcript: Option<std::sync::Arc<crate::transcript::Writer>>,
 }
 
 /// 2.1.235's loop is one thread: a background task it launched can only be heard of after the
@@ -53,6 +55,16 @@ impl Output {
     /// stream-json prints every event; json and text print only the end of the run; a terminal
     /// shows the conversation as a transcript.
     pub fn event(&self, event: &Value) {
+        if let Some(file) = &self.transcript {
+            if event["type"] == "user"
+                && event["parent_tool_use_id"].is_null()
+                && event.get("tool_use_result").is_some()
+            {
+                if let Some(block) = event["message"]["content"].get(0) {
+                    file.tool_result(block, &event["tool_use_result"]);
+                }
+            }
+        }
         let mut after = self.after_results.lock().unwrap_or_else(|e| e.into_inner());
         self.print(event);
         for due in after.printed(event) {
@@ -219,6 +231,7 @@ impl Output {
             terminal: self.terminal.clone(),
             held: None,
             after_results: self.after_results.clone(),
+            transcript: None,
         }
     }
 
@@ -513,6 +526,7 @@ mod tests {
             terminal: None,
             held: None,
             after_results: Default::default(),
+            transcript: None,
         }
     }
 

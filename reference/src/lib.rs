@@ -27,6 +27,7 @@ pub mod projects;
 pub mod search;
 pub mod startup;
 pub mod tools;
+pub mod transcript;
 pub mod upload;
 pub mod vocab;
 pub mod web_fetch;

@@ -67,6 +67,7 @@ mod tests {
             terminal: None,
             held: None,
             after_results: Default::default(),
+            transcript: None,
         };
         let started = Instant::now();
         assert_eq!(during(&out, "t", "Bash", || 7), 7);

@@ -25,6 +25,16 @@ use crate::vocab::Mode;
 /// configuration, trust and policy) and shut down on every way out.
 pub async fn run(config: Config) -> i32 {
     let started = Instant::now();
+    // A session to go on with is read first: one that cannot be is the whole run's error.
+    let resumed = match &config.resume {
+        Some(resume) => {
+            match crate::transcript::resume::load(&config.home, &config.cwd, &resume.from) {
+                Ok(resumed) => Some(resumed),
+                Err(error) => return resume_failed(&config, &error),
+            }
+        }
+        None => None,
+    };
     wire::init(wire::Wire::for_session(
         &config.base_url,
         config.api_key.is_none() && config.oauth_token.is_some(),
@@ -35,7 +45,7 @@ pub async fn run(config: Config) -> i32 {
     let preconnect = startup::preconnect();
     let lookups = first_party::start(&config.home, &config.model, config.api_key.as_deref());
     let mcp = start_mcp(&config).await;
-    let code = converse(&config, &mcp, started, (preconnect, lookups)).await;
+    let code = converse(&config, &mcp, started, (preconnect, lookups), resumed).await;
     report_mcp_errors(&mcp);
     mcp.shutdown().await;
     code
@@ -73,11 +83,34 @@ fn report_mcp_errors(mcp: &McpRuntime) {
     }
 }
 
+/// `--resume` of a session that is not there (or not an id): 2.1.235's message on stderr and
+/// in an error result, nothing started.
+fn resume_failed(config: &Config, error: &crate::transcript::ResumeError) -> i32 {
+    let message = error.to_string();
+    eprintln!("{message}");
+    if matches!(config.format, Format::StreamJson | Format::Json) {
+        let session_id = match error {
+            crate::transcript::ResumeError::NotFound(id) => id.clone(),
+            crate::transcript::ResumeError::NotAnId(_) => config.session_id.clone(),
+        };
+        let result = json!({
+            "type": "result", "subtype": "error_during_execution", "duration_ms": 0,
+            "duration_api_ms": 0, "is_error": true, "num_turns": 0, "stop_reason": null,
+            "session_id": session_id, "total_cost_usd": 0,
+            "usage": crate::api::Usage::default().json(), "modelUsage": {},
+            "permission_denials": [], "uuid": crate::vocab::uuid(), "errors": [message],
+        });
+        println!("{result}");
+    }
+    crate::exit::FAILURE
+}
+
 async fn converse(
     config: &Config,
     mcp: &McpRuntime,
     started: Instant,
     (preconnect, lookups): (Option<tokio::task::JoinHandle<()>>, first_party::Lookups),
+    resumed: Option<crate::transcript::Resumed>,
 ) -> i32 {
     let cwd = config.cwd.display().to_string();
     let terminal =
@@ -103,9 +136,10 @@ async fn converse(
             .map(|t| t as Arc<dyn crate::events::Transcript>),
         held: (config.host == HostKind::None).then(Default::default),
         after_results: Default::default(),
+        transcript: Some(Arc::new(writer(config))),
     };
     let sdk = control.as_ref().map(|(control, _)| control.clone());
-    let mut session = Session::start(config, mcp, (host, sdk), out, started);
+    let mut session = Session::start(config, mcp, (host, sdk), out, started, resumed);
     session.preconnect = preconnect;
     session.lookups = lookups;
     let code = match (control, terminal) {
@@ -167,6 +201,24 @@ async fn converse(
     code
 }
 
+/// The main loop's session file: this session's own (a new one for a fork), none without
+/// persistence.
+fn writer(config: &Config) -> crate::transcript::Writer {
+    let path = config
+        .persist
+        .then(|| crate::transcript::path(&config.home, &config.cwd, &config.session_id));
+    crate::transcript::Writer::new(
+        path,
+        crate::transcript::write::Identity {
+            session_id: config.session_id.clone(),
+            cwd: config.cwd.display().to_string(),
+            version: crate::CONTRACT_VERSION.into(),
+            git_branch: crate::transcript::write::git_branch(&config.cwd),
+            entrypoint: "sdk-cli".into(),
+        },
+    )
+}
+
 /// A user message's content as blocks.
 fn blocks_of(content: Value) -> Vec<Value> {
     match content {
@@ -222,6 +274,7 @@ impl<'a> Session<'a> {
         (host, sdk): (Option<Arc<dyn Host>>, Option<Arc<Control>>),
         out: Output,
         started: Instant,
+        resumed: Option<crate::transcript::Resumed>,
     ) -> Self {
         let found = Found::discover(config);
         let mut ctx = session_context(config, &found, mcp, host);
@@ -265,6 +318,27 @@ impl<'a> Session<'a> {
             .map(|n| json!({"type": "text", "text": crate::hooks::session::reminder(n)}));
         first.reminders.splice(0..0, started_notes);
         ctx.agents = Some(agents(config, &out, first.child));
+        // A resumed conversation: its messages as they were sent, the context block in its
+        // first one again; its listings were made then and are not made again.
+        let (messages, first_context) = match resumed {
+            Some(resumed) => {
+                if let Some(file) = &out.transcript {
+                    if config.resume.as_ref().is_some_and(|r| r.fork) {
+                        file.copy(&resumed.chain);
+                    }
+                    file.continue_from(resumed.tip.clone(), &resumed.chain);
+                }
+                let mut messages = resumed.messages;
+                if let Some(content) = messages
+                    .first_mut()
+                    .and_then(|m| m["content"].as_array_mut())
+                {
+                    content.insert(resumed.context_at.min(content.len()), first.user_context);
+                }
+                (messages, None)
+            }
+            None => (Vec::new(), Some((first.reminders, first.user_context))),
+        };
         Session {
             config,
             mcp,
@@ -272,8 +346,8 @@ impl<'a> Session<'a> {
             ctx,
             init,
             origin: None,
-            messages: Vec::new(),
-            first_context: Some((first.reminders, first.user_context)),
+            messages,
+            first_context,
             budget: Default::default(),
             last_total: 0,
             pending: Vec::new(),
@@ -332,7 +406,16 @@ impl<'a> Session<'a> {
                 .iter()
                 .map(|n| crate::hooks::session::reminder(n)),
         );
-        content.extend(context::reminders::before_prompt(own));
+        let own = context::reminders::before_prompt(own);
+        if let Some(file) = &self.out.transcript {
+            let reminders: Vec<String> = content
+                .iter()
+                .chain(&own)
+                .filter_map(|b| b["text"].as_str().map(str::to_owned))
+                .collect();
+            file.prompt(&prompt, &reminders, self.ctx.permissions.mode.as_str());
+        }
+        content.extend(own);
         content.extend(context);
         content.append(&mut self.pending);
         content.extend(prompt);
@@ -373,6 +456,9 @@ impl<'a> Session<'a> {
 
     /// SessionEnd, as the session closes.
     fn end(&self) {
+        if let Some(file) = &self.out.transcript {
+            file.close();
+        }
         self.ctx.hooks.session_end(&self.ctx.hook_session());
     }
 

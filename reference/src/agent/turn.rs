@@ -118,6 +118,9 @@ impl<'s, 'a> Turn<'s, 'a> {
             self.usage.add(&answer.message);
             s.last_total = context::reminders::answer_total(&answer.message);
             s.messages.push(answer.message.as_history());
+            if let Some(file) = &s.out.transcript {
+                file.assistant(&kept(&answer.message), answer.request_id.as_deref());
+            }
             let stop_reason = answer.message.stop_reason.clone();
             let tool_uses: Vec<Value> = answer.message.tool_uses().cloned().collect();
             // Brief mode: a turn that ends without SendUserMessage gets one meta message and goes on.
@@ -185,7 +188,10 @@ impl<'s, 'a> Turn<'s, 'a> {
             }
             let notes = std::mem::take(&mut self.hook_notes);
             let s = &mut *self.session;
-            round_reminders(s, &offered, notes, &mut blocks);
+            let reminders = round_reminders(s, &offered, notes, &mut blocks);
+            if let Some(file) = &s.out.transcript {
+                file.reminders(&reminders);
+            }
             s.messages.push(json!({"role": "user", "content": blocks}));
             if std::mem::take(&mut s.ctx.hook_stop) {
                 // A hook answered `continue: false`: the calls ran, and the session ends here.
@@ -447,7 +453,7 @@ fn round_reminders(
     offered: &[&'static dyn Tool],
     hook_notes: Vec<String>,
     blocks: &mut Vec<Value>,
-) {
+) -> Vec<String> {
     let planning = s.ctx.permissions.mode == Mode::Plan;
     let mut reminders = hook_notes;
     reminders.extend(context::reminders::plan_mode(&s.messages, planning));
@@ -458,6 +464,18 @@ fn round_reminders(
     reminders.push(s.budget.after_round(s.last_total));
     context::reminders::append_to_round(blocks, &reminders);
     tools::tool_search::note_loaded(blocks);
+    reminders
+}
+
+/// An answer as the session file keeps it: the whole message with its final stop reason and
+/// its own usage, in 2.1.235's key order.
+fn kept(m: &crate::api::Message) -> Value {
+    let mut usage = Usage::default();
+    usage.add(m);
+    json!({
+        "id": m.id, "type": "message", "role": "assistant", "model": m.model, "content": m.content,
+        "stop_reason": m.stop_reason, "stop_sequence": null, "usage": usage.json(), "stop_details": null,
+    })
 }
 
 fn denial(tool_use: &Value) -> Value {

@@ -42,6 +42,8 @@ pub fn decide(inputs: &Inputs) -> Config {
         allowed_tools: args.allowed_tools.clone(),
         disallowed_tools: args.disallowed_tools.clone(),
         attached_project: None,
+        resume: inputs.resume.clone(),
+        persist: !args.no_session_persistence,
     }
 }
 
@@ -113,6 +115,7 @@ mod tests {
             host: HostKind::None,
             prompt: "hi".into(),
             session_id: "s".into(),
+            resume: None,
             cwd: "/work".into(),
             home: "/home/u".into(),
             api_key: Some("key".into()),

@@ -33,6 +33,8 @@ pub struct Inputs {
     /// The `-p` prompt (argument or stdin); empty when a host or a person sends prompts.
     pub prompt: String,
     pub session_id: String,
+    /// The saved session to go on with, when one was asked for and found to name.
+    pub resume: Option<crate::config::Resume>,
     pub cwd: PathBuf,
     pub home: PathBuf,
     /// `ANTHROPIC_API_KEY`, when set and not empty.
@@ -97,6 +99,19 @@ pub fn read(args: &Args) -> Result<Inputs, Stop> {
     let home = std::env::var_os("HOME")
         .map(PathBuf::from)
         .unwrap_or_else(std::env::temp_dir);
+    // Recorded on 2.1.235: a given id whose file exists is refused before anything runs.
+    if args.session_id.is_some()
+        && crate::transcript::path(&home, &cwd, &session_id).exists()
+    {
+        return Err(Stop(format!(
+            "Error: Session ID {session_id} is already in use.\n"
+        )));
+    }
+    let resume = resumed(args, &home, &cwd);
+    let session_id = match &resume {
+        Some(r) if !r.fork && uuid::Uuid::parse_str(&r.from).is_ok() => r.from.clone(),
+        _ => session_id,
+    };
     let brief = crate::brief::state(args.brief, &home, &cwd);
     // 2.1.235 reads its OAuth endpoints at start; an unapproved custom one is an error there.
     if let Some(refusal) = crate::account::login::custom_oauth_url_error() {
@@ -147,6 +162,7 @@ pub fn read(args: &Args) -> Result<Inputs, Stop> {
         host,
         prompt,
         session_id,
+        resume,
         login_token,
         cwd,
         home,
@@ -177,6 +193,20 @@ fn flags(
         return Err(Stop("--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons\n".into()));
     }
     Ok((format, mode, host))
+}
+
+/// The saved session `--resume` names, or `--continue` finds (none: a fresh session, as in
+/// 2.1.235); `--fork-session` alone changes nothing.
+fn resumed(args: &Args, home: &std::path::Path, cwd: &std::path::Path) -> Option<crate::config::Resume> {
+    let from = match (&args.resume, args.continue_session) {
+        (Some(id), _) => id.clone(),
+        (None, true) => crate::transcript::resume::latest(home, cwd)?,
+        (None, false) => return None,
+    };
+    Some(crate::config::Resume {
+        from,
+        fork: args.fork_session,
+    })
 }
 
 /// `--session-id` when it is a UUID, else a fresh one.

@@ -1,0 +1,249 @@
+//! Reading a session file back: which file (`--resume ID`, `--continue`), the conversation's
+//! chain from its last record to its first, and the messages it stands for, rebuilt as the
+//! requests carried them (reminders before a prompt, a round's reminders inside its last
+//! result). The file is only read, never rewritten.
+
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+/// A conversation read back.
+#[derive(Debug, Default)]
+pub struct Resumed {
+    /// Its records from the first to the last, as the chain links them.
+    pub chain: Vec<Value>,
+    /// The messages the chain stands for.
+    pub messages: Vec<Value>,
+    /// Where the session's context block goes in the first message's content: after the
+    /// reminders that opened it.
+    pub context_at: usize,
+    /// The last record of the chain, the next one's parent.
+    pub tip: Option<String>,
+}
+
+/// Why a session cannot be resumed, in 2.1.235's words.
+#[derive(Debug, PartialEq)]
+pub enum ResumeError {
+    NotFound(String),
+    NotAnId(String),
+}
+
+impl std::fmt::Display for ResumeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ResumeError::NotFound(id) => write!(f, "No conversation found with session ID: {id}"),
+            ResumeError::NotAnId(value) => write!(
+                f,
+                "Error: --resume requires a valid session ID or session title when used with --print. \
+                 Usage: claude -p --resume <session-id|title>. Provided value \"{value}\" is not a UUID \
+                 and does not match any session title."
+            ),
+        }
+    }
+}
+
+/// The conversation of session `id` in `cwd`'s project folder.
+pub fn load(home: &Path, cwd: &Path, id: &str) -> Result<Resumed, ResumeError> {
+    if uuid::Uuid::parse_str(id).is_err() {
+        return Err(ResumeError::NotAnId(id.to_owned()));
+    }
+    let text = std::fs::read_to_string(super::path(home, cwd, id))
+        .map_err(|_| ResumeError::NotFound(id.to_owned()))?;
+    let records: Vec<Value> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let chain = chain(&records);
+    if chain.is_empty() {
+        return Err(ResumeError::NotFound(id.to_owned()));
+    }
+    let (messages, context_at) = messages(&chain);
+    Ok(Resumed {
+        tip: chain.last().and_then(|r| r["uuid"].as_str()).map(str::to_owned),
+        chain,
+        messages,
+        context_at,
+    })
+}
+
+/// `--continue`: the session of this project whose file changed last.
+pub fn latest(home: &Path, cwd: &Path) -> Option<String> {
+    let dir = crate::environment::project_dir(home, cwd);
+    std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let id = name.strip_suffix(".jsonl")?.to_owned();
+            let changed = e.metadata().ok()?.modified().ok()?;
+            Some((changed, id))
+        })
+        .max()
+        .map(|(_, id)| id)
+}
+
+/// The conversation's records, first to last: from the file's last conversational record back
+/// along `parentUuid`.
+fn chain(records: &[Value]) -> Vec<Value> {
+    let conversational = |r: &&Value| {
+        r["uuid"].is_string()
+            && matches!(
+                r["type"].as_str(),
+                Some("user" | "assistant" | "attachment" | "system")
+            )
+    };
+    let by_id: std::collections::HashMap<&str, &Value> = records
+        .iter()
+        .filter(conversational)
+        .filter_map(|r| Some((r["uuid"].as_str()?, r)))
+        .collect();
+    let mut out = Vec::new();
+    let mut at = records.iter().rev().find(conversational);
+    while let Some(record) = at {
+        if out.len() > records.len() {
+            break; // a cycle: no file 2.1.235 writes has one
+        }
+        out.push(record.clone());
+        at = record["parentUuid"]
+            .as_str()
+            .and_then(|p| by_id.get(p).copied());
+    }
+    out.reverse();
+    out
+}
+
+/// A user message being rebuilt: a prompt (its reminders go before it) or a round's results
+/// (its reminders go inside the last result).
+struct Building {
+    prompt: bool,
+    blocks: Vec<Value>,
+    reminders: Vec<String>,
+}
+
+/// The messages of `chain`, and where the context block goes in the first one.
+fn messages(chain: &[Value]) -> (Vec<Value>, usize) {
+    let mut out: Vec<Value> = Vec::new();
+    let mut building: Option<Building> = None;
+    let mut context_at = 0;
+    let mut last_answer: Option<String> = None;
+    for r in chain {
+        match r["type"].as_str() {
+            Some("user") => {
+                let content = &r["message"]["content"];
+                let blocks = match content {
+                    Value::String(s) => vec![json!({"type": "text", "text": s})],
+                    Value::Array(b) => b.clone(),
+                    _ => continue,
+                };
+                let results = blocks.iter().any(|b| b["type"] == "tool_result");
+                match &mut building {
+                    Some(b) if results && !b.prompt && b.reminders.is_empty() => {
+                        b.blocks.extend(blocks)
+                    }
+                    _ => {
+                        flush(&mut out, building.take(), &mut context_at);
+                        building = Some(Building {
+                            prompt: !results,
+                            blocks,
+                            reminders: Vec::new(),
+                        });
+                    }
+                }
+            }
+            Some("attachment") => {
+                if let (Some(b), Some(text)) = (
+                    &mut building,
+                    super::attachment::reminder(&r["attachment"]),
+                ) {
+                    b.reminders.push(text);
+                }
+            }
+            Some("assistant") => {
+                flush(&mut out, building.take(), &mut context_at);
+                let id = r["message"]["id"].as_str().map(str::to_owned);
+                let content = r["message"]["content"].as_array().cloned().unwrap_or_default();
+                match out.last_mut() {
+                    Some(m) if m["role"] == "assistant" && id.is_some() && id == last_answer => {
+                        if let Some(c) = m["content"].as_array_mut() {
+                            c.extend(content);
+                        }
+                    }
+                    _ => out.push(json!({"role": "assistant", "content": content})),
+                }
+                last_answer = id;
+            }
+            _ => {}
+        }
+    }
+    flush(&mut out, building, &mut context_at);
+    (out, context_at)
+}
+
+fn flush(out: &mut Vec<Value>, building: Option<Building>, context_at: &mut usize) {
+    let Some(b) = building else { return };
+    let content = if b.prompt {
+        if out.is_empty() {
+            *context_at = b.reminders.len();
+        }
+        let mut c = crate::context::reminders::before_prompt(b.reminders);
+        c.extend(b.blocks);
+        c
+    } else {
+        let mut blocks = b.blocks;
+        crate::context::reminders::append_to_round(&mut blocks, &b.reminders);
+        blocks
+    };
+    out.push(json!({"role": "user", "content": content}));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(kind: &str, uuid: &str, parent: Option<&str>, extra: Value) -> Value {
+        let mut r = json!({"type": kind, "uuid": uuid, "parentUuid": parent});
+        for (k, v) in extra.as_object().unwrap() {
+            r[k] = v.clone();
+        }
+        r
+    }
+
+    #[test]
+    fn a_prompt_a_call_and_its_result_come_back_as_sent() {
+        let tokens = |n: u64| json!({"attachment": {"type": "total_tokens_reminder", "text": format!("<total_tokens>{n} tokens left</total_tokens>")}});
+        let records = vec![
+            json!({"type": "queue-operation", "operation": "enqueue"}),
+            rec("user", "u1", None, json!({"message": {"role": "user", "content": "Read it."}})),
+            rec("attachment", "a1", Some("u1"), tokens(15)),
+            rec("assistant", "m1", Some("a1"), json!({"message": {"id": "msg1", "content": [{"type": "text", "text": "Reading."}]}})),
+            rec("assistant", "m2", Some("m1"), json!({"message": {"id": "msg1", "content": [{"type": "tool_use", "id": "t1", "name": "Read", "input": {}}]}})),
+            rec("user", "r1", Some("m2"), json!({"message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "1\talpha"}]}})),
+            rec("attachment", "a2", Some("r1"), tokens(9)),
+            rec("assistant", "m3", Some("a2"), json!({"message": {"id": "msg2", "content": [{"type": "text", "text": "DONE"}]}})),
+            json!({"type": "last-prompt", "leafUuid": "m3"}),
+        ];
+        let chain = chain(&records);
+        assert_eq!(chain.len(), 7);
+        let (messages, context_at) = messages(&chain);
+        assert_eq!(context_at, 1);
+        assert_eq!(messages.len(), 4);
+        assert_eq!(messages[0]["content"][0]["text"], "<system-reminder>\n<total_tokens>15 tokens left</total_tokens>\n</system-reminder>\n");
+        assert_eq!(messages[0]["content"][1]["text"], "Read it.");
+        assert_eq!(messages[1]["content"].as_array().unwrap().len(), 2);
+        assert_eq!(
+            messages[2]["content"][0]["content"],
+            "1\talpha\n\n<system-reminder>\n<total_tokens>9 tokens left</total_tokens>\n</system-reminder>"
+        );
+        assert_eq!(messages[3]["content"][0]["text"], "DONE");
+    }
+
+    #[test]
+    fn an_unknown_or_malformed_id_says_so() {
+        let home = tempfile::tempdir().unwrap();
+        let err = load(home.path(), home.path(), "not-an-id").unwrap_err();
+        assert!(err.to_string().contains("Provided value \"not-an-id\" is not a UUID"));
+        let id = "00000000-0000-4000-8000-000000000000";
+        let err = load(home.path(), home.path(), id).unwrap_err();
+        assert_eq!(err.to_string(), format!("No conversation found with session ID: {id}"));
+    }
+}

@@ -1,0 +1,219 @@
+//! Appending records to the session file as the conversation goes, keys in 2.1.235's order,
+//! each conversational record chained to the one before it by `parentUuid`.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use serde_json::{json, Map, Value};
+
+use crate::vocab::{timestamp, uuid};
+
+/// Who writes: the fields every conversational record ends with.
+#[derive(Debug, Clone)]
+pub struct Identity {
+    pub session_id: String,
+    pub cwd: String,
+    pub version: String,
+    pub git_branch: String,
+    pub entrypoint: String,
+}
+
+/// The session file of the main loop. Nothing is written with persistence off (`None` path).
+pub struct Writer {
+    path: Option<PathBuf>,
+    who: Identity,
+    state: Mutex<State>,
+}
+
+#[derive(Default)]
+struct State {
+    /// The newest conversational record, the next one's parent.
+    tip: Option<String>,
+    /// The assistant record that carried each tool_use, by its id.
+    tool_uses: std::collections::HashMap<String, String>,
+    prompt_id: Option<String>,
+    last_prompt: Option<String>,
+}
+
+impl Writer {
+    pub fn new(path: Option<PathBuf>, who: Identity) -> Writer {
+        Writer {
+            path,
+            who,
+            state: Mutex::new(State::default()),
+        }
+    }
+
+    /// Continues the chain of a resumed or forked conversation from its last record.
+    pub fn continue_from(&self, tip: Option<String>, records: &[Value]) {
+        let mut state = self.state();
+        state.tip = tip;
+        for r in records.iter().filter(|r| r["type"] == "assistant") {
+            for block in r["message"]["content"].as_array().into_iter().flatten() {
+                if let (Some(id), Some(uuid)) = (block["id"].as_str(), r["uuid"].as_str()) {
+                    state.tool_uses.insert(id.to_owned(), uuid.to_owned());
+                }
+            }
+        }
+    }
+
+    /// Records of another session copied in as they are but for their session id (a fork).
+    pub fn copy(&self, records: &[Value]) {
+        for r in records {
+            let mut r = r.clone();
+            if r.get("sessionId").is_some() {
+                r["sessionId"] = json!(self.who.session_id);
+            }
+            self.append(&r);
+        }
+    }
+
+    /// A prompt: queued and taken, the user record, then each reminder it went with.
+    pub fn prompt(&self, content: &[Value], reminders: &[String], mode: &str) {
+        let text = content
+            .iter()
+            .filter_map(|b| b["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
+        let message_content = match content {
+            [only] if only["type"] == "text" => json!(only["text"]),
+            _ => json!(content),
+        };
+        self.append(&json!({"type": "queue-operation", "operation": "enqueue", "timestamp": timestamp(),
+                            "sessionId": self.who.session_id, "content": text}));
+        self.append(&json!({"type": "queue-operation", "operation": "dequeue", "timestamp": timestamp(),
+                            "sessionId": self.who.session_id}));
+        let prompt_id = uuid();
+        {
+            let mut state = self.state();
+            state.prompt_id = Some(prompt_id.clone());
+            state.last_prompt = Some(text);
+        }
+        let mut head = Map::new();
+        head.insert("promptId".into(), json!(prompt_id));
+        head.insert("type".into(), json!("user"));
+        head.insert(
+            "message".into(),
+            json!({"role": "user", "content": message_content}),
+        );
+        let mut tail = Map::new();
+        tail.insert("permissionMode".into(), json!(mode));
+        tail.insert("promptSource".into(), json!("sdk"));
+        self.chained(head, tail);
+        self.reminders(reminders);
+    }
+
+    /// Each reminder as an attachment record, after what it went with.
+    pub fn reminders(&self, reminders: &[String]) {
+        for r in reminders {
+            let mut head = Map::new();
+            head.insert("attachment".into(), super::attachment::of_reminder(r));
+            head.insert("type".into(), json!("attachment"));
+            self.chained(head, Map::new());
+        }
+    }
+
+    /// An answer: one record a content block, as 2.1.235 keeps them.
+    pub fn assistant(&self, message: &Value, request_id: Option<&str>) {
+        let blocks = message["content"].as_array().cloned().unwrap_or_default();
+        for block in blocks {
+            let mut m = message.clone();
+            m["content"] = json!([block]);
+            let mut head = Map::new();
+            head.insert("message".into(), m);
+            head.insert("requestId".into(), json!(request_id));
+            head.insert("type".into(), json!("assistant"));
+            let uuid = self.chained(head, Map::new());
+            if let (Some(id), Some(uuid)) = (block["id"].as_str(), uuid) {
+                self.state().tool_uses.insert(id.to_owned(), uuid);
+            }
+        }
+    }
+
+    /// A tool's result: its block and the structured result a host was told.
+    pub fn tool_result(&self, block: &Value, structured: &Value) {
+        let id = block["tool_use_id"].as_str().unwrap_or_default();
+        let (prompt_id, source) = {
+            let state = self.state();
+            (state.prompt_id.clone(), state.tool_uses.get(id).cloned())
+        };
+        let mut head = Map::new();
+        head.insert("promptId".into(), json!(prompt_id));
+        head.insert("type".into(), json!("user"));
+        head.insert(
+            "message".into(),
+            json!({"role": "user", "content": [block]}),
+        );
+        let mut tail = Map::new();
+        tail.insert("toolUseResult".into(), structured.clone());
+        tail.insert("sourceToolAssistantUUID".into(), json!(source));
+        self.chained(head, tail);
+    }
+
+    /// The session's last prompt and where its conversation ends, as the session closes.
+    pub fn close(&self) {
+        let (last, tip) = {
+            let state = self.state();
+            (state.last_prompt.clone(), state.tip.clone())
+        };
+        let Some(last) = last else { return };
+        self.append(&json!({"type": "last-prompt", "lastPrompt": last, "leafUuid": tip,
+                            "sessionId": self.who.session_id}));
+    }
+
+    /// A conversational record: chained to the tip, `head`'s keys, then the record's own
+    /// `uuid` and `timestamp`, `tail`'s keys, and who wrote it. Returns its uuid.
+    fn chained(&self, head: Map<String, Value>, tail: Map<String, Value>) -> Option<String> {
+        let id = uuid();
+        let mut record = Map::new();
+        {
+            let mut state = self.state();
+            record.insert("parentUuid".into(), json!(state.tip));
+            state.tip = Some(id.clone());
+        }
+        record.insert("isSidechain".into(), json!(false));
+        record.extend(head);
+        record.insert("uuid".into(), json!(id));
+        record.insert("timestamp".into(), json!(timestamp()));
+        record.extend(tail);
+        record.insert("userType".into(), json!("external"));
+        record.insert("entrypoint".into(), json!(self.who.entrypoint));
+        record.insert("cwd".into(), json!(self.who.cwd));
+        record.insert("sessionId".into(), json!(self.who.session_id));
+        record.insert("version".into(), json!(self.who.version));
+        record.insert("gitBranch".into(), json!(self.who.git_branch));
+        self.append(&Value::Object(record));
+        Some(id)
+    }
+
+    /// One line at the end of the file; a file that cannot be written loses the record, never
+    /// the session (2.1.235 goes on likewise).
+    fn append(&self, record: &Value) {
+        let Some(path) = &self.path else { return };
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let line = format!("{record}\n");
+        if let Ok(mut file) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        {
+            let _ = file.write_all(line.as_bytes());
+        }
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The branch 2.1.235 names: the current one, or `HEAD` when there is none (not a repository,
+/// a detached head).
+pub fn git_branch(cwd: &std::path::Path) -> String {
+    match crate::worktree::git::run(cwd, &["rev-parse", "--abbrev-ref", "HEAD"]) {
+        Ok(out) if out.ok() && !out.stdout.trim().is_empty() => out.stdout.trim().to_owned(),
+        _ => "HEAD".into(),
+    }
+}
