@@ -207,10 +207,15 @@ pub struct StepRun {
 impl StepRun {
     /// The session id the step reported: the first stdout event that carries one.
     pub fn session_id(&self) -> Option<String> {
-        crate::wire::stdout_events(&self.stdout)
-            .iter()
-            .find_map(|e| e["session_id"].as_str().map(str::to_owned))
+        reported_session(&self.stdout)
     }
+}
+
+/// The session id a process reported: its first stdout event that carries one.
+fn reported_session(stdout: &str) -> Option<String> {
+    crate::wire::stdout_events(stdout)
+        .iter()
+        .find_map(|e| e["session_id"].as_str().map(str::to_owned))
 }
 
 impl Redact for StepRun {
@@ -258,9 +263,7 @@ impl RunOutcome {
     pub fn session_id(&self, name: Option<&str>) -> Option<String> {
         match name {
             Some(n) => self.steps.iter().find(|s| s.name == n)?.session_id(),
-            None => crate::wire::stdout_events(&self.stdout)
-                .iter()
-                .find_map(|e| e["session_id"].as_str().map(str::to_owned)),
+            None => reported_session(&self.stdout),
         }
     }
 

@@ -43,16 +43,15 @@ impl SessionFile {
     }
 }
 
-/// `records` with what changes from run to run named: a record's own `uuid` is `#N` (its 1-based
-/// place in the file) and every reference to it (`parentUuid`, `sourceToolAssistantUUID`,
+/// `records` with what changes from run to run named: a record's own `uuid` is `#N` (it is the
+/// file's N-th record that has one: bookkeeping records between them do not shift it) and every reference to it (`parentUuid`, `sourceToolAssistantUUID`,
 /// `leafUuid`, …) reads the same `#N`, so the chain is compared, not the ids; a session id of
 /// `names` reads `{session_id:STEP}`, any other uuid `{uuid}`, an ISO timestamp `{timestamp}`.
 pub fn normalize(records: &[Value], names: &[(String, String)]) -> Vec<Value> {
     let mut places = std::collections::HashMap::new();
-    for (i, r) in records.iter().enumerate() {
-        if let Some(id) = r["uuid"].as_str() {
-            places.entry(id.to_owned()).or_insert(format!("#{}", i + 1));
-        }
+    let ids = records.iter().filter_map(|r| r["uuid"].as_str());
+    for (i, id) in ids.enumerate() {
+        places.entry(id.to_owned()).or_insert(format!("#{}", i + 1));
     }
     let rename = |s: &str| -> Option<String> {
         if let Some(place) = places.get(s) {
@@ -105,6 +104,16 @@ impl crate::secrets::Redact for SessionFile {
     }
 }
 
+/// What a `keys` expectation calls a record: its `type`, and `user/tool_result` for a user
+/// record that carries a tool's result (it has keys a prompt's record has not).
+pub fn record_kind(r: &Value) -> String {
+    let kind = r["type"].as_str().unwrap_or("?");
+    if kind == "user" && r.get("toolUseResult").is_some() {
+        return "user/tool_result".into();
+    }
+    kind.to_owned()
+}
+
 /// Every file under `home`'s [`PROJECTS`], sorted by path.
 pub fn read(home: &Path) -> Vec<SessionFile> {
     let root = home.join(PROJECTS);
@@ -148,7 +157,10 @@ mod tests {
         std::fs::write(project.join("s1/subagents/agent-a.jsonl"), "{}\n").unwrap();
         let files = read(home.path());
         let paths: Vec<_> = files.iter().map(|f| f.path.as_str()).collect();
-        assert_eq!(paths, ["-tmp-work/s1.jsonl", "-tmp-work/s1/subagents/agent-a.jsonl"]);
+        assert_eq!(
+            paths,
+            ["-tmp-work/s1.jsonl", "-tmp-work/s1/subagents/agent-a.jsonl"]
+        );
         assert!(files[0].is_main() && !files[1].is_main());
         assert_eq!(files[0].session(), Some("s1"));
         assert_eq!(files[1].session(), Some("s1"));

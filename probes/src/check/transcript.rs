@@ -26,7 +26,11 @@ pub(super) fn transcript(spec: &CheckSpec, run: &RunOutcome) -> Result<(), Strin
             [] => Ok(()),
             files => Err(format!(
                 "{what} exists but should not: {}",
-                files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>().join(", ")
+                files
+                    .iter()
+                    .map(|f| f.path.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )),
         };
     }
@@ -37,20 +41,22 @@ pub(super) fn transcript(spec: &CheckSpec, run: &RunOutcome) -> Result<(), Strin
             return Err(format!(
                 "{what} names {} files, not one: {}",
                 many.len(),
-                many.iter().map(|f| f.path.as_str()).collect::<Vec<_>>().join(", ")
+                many.iter()
+                    .map(|f| f.path.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))
         }
     };
-    let records: Vec<Value> =
-        crate::sessions::normalize(&file.records(), &run.session_names())
-            .iter()
-            .map(|r| redacted(run, r))
-            .filter(|r| {
-                spec.types
-                    .as_ref()
-                    .is_none_or(|t| t.iter().any(|t| r["type"] == t.as_str()))
-            })
-            .collect();
+    let records: Vec<Value> = crate::sessions::normalize(&file.records(), &run.session_names())
+        .iter()
+        .map(|r| redacted(run, r))
+        .filter(|r| {
+            spec.types
+                .as_ref()
+                .is_none_or(|t| t.iter().any(|t| r["type"] == t.as_str()))
+        })
+        .collect();
     counted(spec, &records, "records")?;
     if let Some(want) = &spec.matches {
         subset(want, &Value::Array(records.clone()), "records")
@@ -60,7 +66,7 @@ pub(super) fn transcript(spec: &CheckSpec, run: &RunOutcome) -> Result<(), Strin
         let of_kind: Vec<(usize, &Value)> = records
             .iter()
             .enumerate()
-            .filter(|(_, r)| r["type"] == kind.as_str())
+            .filter(|(_, r)| crate::sessions::record_kind(r) == *kind)
             .collect();
         if of_kind.is_empty() {
             return Err(format!("no `{kind}` record"));
@@ -74,12 +80,15 @@ pub(super) fn transcript(spec: &CheckSpec, run: &RunOutcome) -> Result<(), Strin
                 return Err(format!(
                     "`{kind}` record {} keys: {}",
                     i + 1,
-                    expected_seen(&want.join(", "), seen.join(", "))
+                    expected_seen(want.join(", "), seen.join(", "))
                 ));
             }
         }
     }
-    if spec.contains.is_some() || spec.not_contains.is_some() || spec.equals.as_ref().is_some_and(Value::is_string) {
+    if spec.contains.is_some()
+        || spec.not_contains.is_some()
+        || spec.equals.as_ref().is_some_and(Value::is_string)
+    {
         let text: Vec<String> = records.iter().map(Value::to_string).collect();
         text_expectations(spec, &text.join("\n"))?;
     }

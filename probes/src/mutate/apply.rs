@@ -481,10 +481,7 @@ fn edit_records(
 ) -> Option<()> {
     let mut records = file.records();
     edit(&mut records)?;
-    file.text = records
-        .iter()
-        .map(|r| format!("{r}\n"))
-        .collect::<String>();
+    file.text = records.iter().map(|r| format!("{r}\n")).collect::<String>();
     Some(())
 }
 

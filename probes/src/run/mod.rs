@@ -108,9 +108,11 @@ async fn run_unredacted(
                 steps.iter().find(|s| s.name == name)?.session_id()
             })
         };
-        let prompt = sessions(&dirs
-            .places
-            .expand(step.prompt.as_deref().unwrap_or(&scenario.prompt)));
+        let prompt = sessions(
+            &dirs
+                .places
+                .expand(step.prompt.as_deref().unwrap_or(&scenario.prompt)),
+        );
         let mut args = command::arguments(scenario, channel, &dirs.places, &prompt);
         args.extend(step.args.iter().map(|a| sessions(&dirs.places.expand(a))));
         let process = command::command(target, scenario, (&args, &env), &dirs, &backends)?;

@@ -115,7 +115,8 @@ pub enum CheckKind {
     /// transcript of step `step`'s session (the last step's when absent), or with `path` a file in
     /// that session's folder (`subagents/agent-*.jsonl`). `absent = true` (no such file),
     /// `types` (only records of these types), `equals` (how many), `matches` (a JSON subset of the
-    /// ordered list), `keys` (the exact key order of every record of a type),
+    /// ordered list), `keys` (the exact key order of every record of a type; `user/tool_result`
+    /// for a user record carrying a tool's result),
     /// `contains`/`not_contains` (the normalized records as text, one a line).
     Transcript,
 }

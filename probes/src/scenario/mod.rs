@@ -15,8 +15,8 @@ mod trace_difference;
 pub use check::{CheckKind, CheckSpec};
 pub use cues::{server_for, turn_for};
 pub use decision::{Answer, Channel, Decision};
-pub use step::Step;
 pub use step::expand as expand_session_ids;
+pub use step::Step;
 pub use trace_difference::{load_suite, TraceDifference, SUITE_FILE};
 
 impl Scenario {
@@ -451,9 +451,8 @@ impl Scenario {
             .iter()
             .map(|c| c.get_ref().step.as_deref())
             .collect();
-        step::validate(&scenario.steps, &check_steps).map_err(|message| {
-            err(format!("line {}: {message}", find_line(source, "[[step]]")))
-        })?;
+        step::validate(&scenario.steps, &check_steps)
+            .map_err(|message| err(format!("line {}: {message}", find_line(source, "[[step]]"))))?;
         scenario.validate_host().map_err(|(offset, message)| {
             err(format!("line {}: {message}", line_of(source, offset)))
         })?;

@@ -68,7 +68,11 @@ pub fn validate(steps: &[Step], check_steps: &[Option<&str>]) -> Result<(), Stri
         if !steps.iter().any(|s| s.name == *name) {
             return Err(format!(
                 "check field `step`: no `[[step]]` is named `{name}` (known: {})",
-                steps.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ")
+                steps
+                    .iter()
+                    .map(|s| s.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ));
         }
     }
@@ -98,7 +102,10 @@ mod tests {
     fn a_later_step_or_unknown_name_is_refused() {
         let steps = [step("a", &["{session_id:b}"]), step("b", &[])];
         let err = validate(&steps, &[]).unwrap_err();
-        assert!(err.contains("`a`") && err.contains("names no earlier step"), "{err}");
+        assert!(
+            err.contains("`a`") && err.contains("names no earlier step"),
+            "{err}"
+        );
         let steps = [step("a", &[]), step("b", &["--resume", "{session_id:a}"])];
         assert!(validate(&steps, &[Some("b")]).is_ok());
         let err = validate(&steps, &[Some("c")]).unwrap_err();

@@ -15,20 +15,31 @@ pub(super) fn sessions(run: &RunOutcome, out: &mut String) {
     }
     let names = run.session_names();
     writeln!(out, "session files:").unwrap();
-    for file in &run.sessions {
-        let mut path = file.path.clone();
-        for (id, step) in &names {
-            path = path.replace(id, &format!("{{session_id:{step}}}"));
-        }
+    // By their names as the trace shows them: the ids they are sorted by on disk are fresh.
+    let mut files: Vec<(String, &crate::sessions::SessionFile)> = run
+        .sessions
+        .iter()
+        .map(|file| {
+            let mut path = file.path.clone();
+            for (id, step) in &names {
+                path = path.replace(id, &format!("{{session_id:{step}}}"));
+            }
+            (path, file)
+        })
+        .collect();
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    for (path, file) in files {
         let records = crate::sessions::normalize(&file.records(), &names);
         writeln!(out, "  {}: {} records", redact(run, &path), records.len()).unwrap();
         let mut shapes: Vec<(String, Vec<String>)> = Vec::new();
-        for (i, record) in records.iter().enumerate() {
-            writeln!(out, "    #{} {}", i + 1, redact(run, &summary(record))).unwrap();
+        for record in &records {
+            // A conversational record by its place in the chain's numbering, bookkeeping by `-`.
+            let place = record["uuid"].as_str().unwrap_or("-");
+            writeln!(out, "    {place} {}", redact(run, &summary(record))).unwrap();
             let Some(o) = record.as_object() else {
                 continue;
             };
-            let kind = record["type"].as_str().unwrap_or("?").to_owned();
+            let kind = crate::sessions::record_kind(record);
             let keys: Vec<String> = o.keys().cloned().collect();
             if !shapes.iter().any(|(k, s)| *k == kind && *s == keys) {
                 shapes.push((kind, keys));

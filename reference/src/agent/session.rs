@@ -25,16 +25,6 @@ use crate::vocab::Mode;
 /// configuration, trust and policy) and shut down on every way out.
 pub async fn run(config: Config) -> i32 {
     let started = Instant::now();
-    // A session to go on with is read first: one that cannot be is the whole run's error.
-    let resumed = match &config.resume {
-        Some(resume) => {
-            match crate::transcript::resume::load(&config.home, &config.cwd, &resume.from) {
-                Ok(resumed) => Some(resumed),
-                Err(error) => return resume_failed(&config, &error),
-            }
-        }
-        None => None,
-    };
     wire::init(wire::Wire::for_session(
         &config.base_url,
         config.api_key.is_none() && config.oauth_token.is_some(),
@@ -43,6 +33,20 @@ pub async fn run(config: Config) -> i32 {
         tools::tool_search::switched_off(),
     ));
     let preconnect = startup::preconnect();
+    // A session to go on with is read before anything else starts: one that cannot be is the
+    // whole run's error (2.1.235 has warmed its connection up by then).
+    let resumed = match &config.resume {
+        Some(resume) => {
+            match crate::transcript::resume::load(&config.home, &config.cwd, &resume.from) {
+                Ok(resumed) => Some(resumed),
+                Err(error) => {
+                    startup::settle(preconnect, crate::limits::PRECONNECT_TIMEOUT.duration()).await;
+                    return resume_failed(&config, &error);
+                }
+            }
+        }
+        None => None,
+    };
     let lookups = first_party::start(&config.home, &config.model, config.api_key.as_deref());
     let mcp = start_mcp(&config).await;
     let code = converse(&config, &mcp, started, (preconnect, lookups), resumed).await;

@@ -100,9 +100,7 @@ pub fn read(args: &Args) -> Result<Inputs, Stop> {
         .map(PathBuf::from)
         .unwrap_or_else(std::env::temp_dir);
     // Recorded on 2.1.235: a given id whose file exists is refused before anything runs.
-    if args.session_id.is_some()
-        && crate::transcript::path(&home, &cwd, &session_id).exists()
-    {
+    if args.session_id.is_some() && crate::transcript::path(&home, &cwd, &session_id).exists() {
         return Err(Stop(format!(
             "Error: Session ID {session_id} is already in use.\n"
         )));
@@ -197,7 +195,11 @@ fn flags(
 
 /// The saved session `--resume` names, or `--continue` finds (none: a fresh session, as in
 /// 2.1.235); `--fork-session` alone changes nothing.
-fn resumed(args: &Args, home: &std::path::Path, cwd: &std::path::Path) -> Option<crate::config::Resume> {
+fn resumed(
+    args: &Args,
+    home: &std::path::Path,
+    cwd: &std::path::Path,
+) -> Option<crate::config::Resume> {
     let from = match (&args.resume, args.continue_session) {
         (Some(id), _) => id.clone(),
         (None, true) => crate::transcript::resume::latest(home, cwd)?,

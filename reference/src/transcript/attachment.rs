@@ -7,7 +7,8 @@
 use serde_json::{json, Value};
 
 const AGENT_HEADING: &str = "Agent types the Agent tool can launch (subagent_type):\n";
-const AGENT_TRAILER: &str = "\n\nIndependent agents run at the same time when launched from one message.";
+const AGENT_TRAILER: &str =
+    "\n\nIndependent agents run at the same time when launched from one message.";
 const SKILL_HEADING: &str = "The following skills are available for use with the Skill tool:\n\n";
 const OPEN: &str = "<system-reminder>\n";
 const CLOSE: &str = "\n</system-reminder>";
@@ -62,7 +63,10 @@ pub fn reminder(attachment: &Value) -> Option<String> {
             } else {
                 AGENT_TRAILER
             };
-            Some(wrap(&format!("{AGENT_HEADING}{}{trailer}", lines.join("\n"))))
+            Some(wrap(&format!(
+                "{AGENT_HEADING}{}{trailer}",
+                lines.join("\n")
+            )))
         }
         "skill_listing" => Some(wrap(&format!(
             "{SKILL_HEADING}{}",

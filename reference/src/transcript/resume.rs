@@ -59,7 +59,10 @@ pub fn load(home: &Path, cwd: &Path, id: &str) -> Result<Resumed, ResumeError> {
     }
     let (messages, context_at) = messages(&chain);
     Ok(Resumed {
-        tip: chain.last().and_then(|r| r["uuid"].as_str()).map(str::to_owned),
+        tip: chain
+            .last()
+            .and_then(|r| r["uuid"].as_str())
+            .map(str::to_owned),
         chain,
         messages,
         context_at,
@@ -151,17 +154,19 @@ fn messages(chain: &[Value]) -> (Vec<Value>, usize) {
                 }
             }
             Some("attachment") => {
-                if let (Some(b), Some(text)) = (
-                    &mut building,
-                    super::attachment::reminder(&r["attachment"]),
-                ) {
+                if let (Some(b), Some(text)) =
+                    (&mut building, super::attachment::reminder(&r["attachment"]))
+                {
                     b.reminders.push(text);
                 }
             }
             Some("assistant") => {
                 flush(&mut out, building.take(), &mut context_at);
                 let id = r["message"]["id"].as_str().map(str::to_owned);
-                let content = r["message"]["content"].as_array().cloned().unwrap_or_default();
+                let content = r["message"]["content"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
                 match out.last_mut() {
                     Some(m) if m["role"] == "assistant" && id.is_some() && id == last_answer => {
                         if let Some(c) = m["content"].as_array_mut() {
@@ -213,13 +218,38 @@ mod tests {
         let tokens = |n: u64| json!({"attachment": {"type": "total_tokens_reminder", "text": format!("<total_tokens>{n} tokens left</total_tokens>")}});
         let records = vec![
             json!({"type": "queue-operation", "operation": "enqueue"}),
-            rec("user", "u1", None, json!({"message": {"role": "user", "content": "Read it."}})),
+            rec(
+                "user",
+                "u1",
+                None,
+                json!({"message": {"role": "user", "content": "Read it."}}),
+            ),
             rec("attachment", "a1", Some("u1"), tokens(15)),
-            rec("assistant", "m1", Some("a1"), json!({"message": {"id": "msg1", "content": [{"type": "text", "text": "Reading."}]}})),
-            rec("assistant", "m2", Some("m1"), json!({"message": {"id": "msg1", "content": [{"type": "tool_use", "id": "t1", "name": "Read", "input": {}}]}})),
-            rec("user", "r1", Some("m2"), json!({"message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "1\talpha"}]}})),
+            rec(
+                "assistant",
+                "m1",
+                Some("a1"),
+                json!({"message": {"id": "msg1", "content": [{"type": "text", "text": "Reading."}]}}),
+            ),
+            rec(
+                "assistant",
+                "m2",
+                Some("m1"),
+                json!({"message": {"id": "msg1", "content": [{"type": "tool_use", "id": "t1", "name": "Read", "input": {}}]}}),
+            ),
+            rec(
+                "user",
+                "r1",
+                Some("m2"),
+                json!({"message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "1\talpha"}]}}),
+            ),
             rec("attachment", "a2", Some("r1"), tokens(9)),
-            rec("assistant", "m3", Some("a2"), json!({"message": {"id": "msg2", "content": [{"type": "text", "text": "DONE"}]}})),
+            rec(
+                "assistant",
+                "m3",
+                Some("a2"),
+                json!({"message": {"id": "msg2", "content": [{"type": "text", "text": "DONE"}]}}),
+            ),
             json!({"type": "last-prompt", "leafUuid": "m3"}),
         ];
         let chain = chain(&records);
@@ -227,7 +257,10 @@ mod tests {
         let (messages, context_at) = messages(&chain);
         assert_eq!(context_at, 1);
         assert_eq!(messages.len(), 4);
-        assert_eq!(messages[0]["content"][0]["text"], "<system-reminder>\n<total_tokens>15 tokens left</total_tokens>\n</system-reminder>\n");
+        assert_eq!(
+            messages[0]["content"][0]["text"],
+            "<system-reminder>\n<total_tokens>15 tokens left</total_tokens>\n</system-reminder>\n"
+        );
         assert_eq!(messages[0]["content"][1]["text"], "Read it.");
         assert_eq!(messages[1]["content"].as_array().unwrap().len(), 2);
         assert_eq!(
@@ -241,9 +274,14 @@ mod tests {
     fn an_unknown_or_malformed_id_says_so() {
         let home = tempfile::tempdir().unwrap();
         let err = load(home.path(), home.path(), "not-an-id").unwrap_err();
-        assert!(err.to_string().contains("Provided value \"not-an-id\" is not a UUID"));
+        assert!(err
+            .to_string()
+            .contains("Provided value \"not-an-id\" is not a UUID"));
         let id = "00000000-0000-4000-8000-000000000000";
         let err = load(home.path(), home.path(), id).unwrap_err();
-        assert_eq!(err.to_string(), format!("No conversation found with session ID: {id}"));
+        assert_eq!(
+            err.to_string(),
+            format!("No conversation found with session ID: {id}")
+        );
     }
 }

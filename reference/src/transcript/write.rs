@@ -34,6 +34,8 @@ struct State {
     tool_uses: std::collections::HashMap<String, String>,
     prompt_id: Option<String>,
     last_prompt: Option<String>,
+    /// A fork's copied conversation, written once the first prompt is queued (2.1.235's order).
+    copied: Vec<Value>,
 }
 
 impl Writer {
@@ -58,15 +60,19 @@ impl Writer {
         }
     }
 
-    /// Records of another session copied in as they are but for their session id (a fork).
+    /// Records of another session copied in as they are but for their session id (a fork),
+    /// after the next prompt's queue records.
     pub fn copy(&self, records: &[Value]) {
-        for r in records {
-            let mut r = r.clone();
-            if r.get("sessionId").is_some() {
-                r["sessionId"] = json!(self.who.session_id);
-            }
-            self.append(&r);
-        }
+        self.state().copied = records
+            .iter()
+            .map(|r| {
+                let mut r = r.clone();
+                if r.get("sessionId").is_some() {
+                    r["sessionId"] = json!(self.who.session_id);
+                }
+                r
+            })
+            .collect();
     }
 
     /// A prompt: queued and taken, the user record, then each reminder it went with.
@@ -80,10 +86,18 @@ impl Writer {
             [only] if only["type"] == "text" => json!(only["text"]),
             _ => json!(content),
         };
-        self.append(&json!({"type": "queue-operation", "operation": "enqueue", "timestamp": timestamp(),
-                            "sessionId": self.who.session_id, "content": text}));
-        self.append(&json!({"type": "queue-operation", "operation": "dequeue", "timestamp": timestamp(),
-                            "sessionId": self.who.session_id}));
+        self.append(
+            &json!({"type": "queue-operation", "operation": "enqueue", "timestamp": timestamp(),
+                            "sessionId": self.who.session_id, "content": text}),
+        );
+        self.append(
+            &json!({"type": "queue-operation", "operation": "dequeue", "timestamp": timestamp(),
+                            "sessionId": self.who.session_id}),
+        );
+        let copied = std::mem::take(&mut self.state().copied);
+        for r in &copied {
+            self.append(r);
+        }
         let prompt_id = uuid();
         {
             let mut state = self.state();
@@ -158,8 +172,10 @@ impl Writer {
             (state.last_prompt.clone(), state.tip.clone())
         };
         let Some(last) = last else { return };
-        self.append(&json!({"type": "last-prompt", "lastPrompt": last, "leafUuid": tip,
-                            "sessionId": self.who.session_id}));
+        self.append(
+            &json!({"type": "last-prompt", "lastPrompt": last, "leafUuid": tip,
+                            "sessionId": self.who.session_id}),
+        );
     }
 
     /// A conversational record: chained to the tip, `head`'s keys, then the record's own
