@@ -105,10 +105,10 @@ impl crate::secrets::Redact for SessionFile {
 }
 
 /// What a `keys` expectation calls a record: its `type`, and `user/tool_result` for a user
-/// record that carries a tool's result (it has keys a prompt's record has not).
+/// record that answers a call (it names the answer that made it; a prompt's record does not).
 pub fn record_kind(r: &Value) -> String {
     let kind = r["type"].as_str().unwrap_or("?");
-    if kind == "user" && r.get("toolUseResult").is_some() {
+    if kind == "user" && r.get("sourceToolAssistantUUID").is_some() {
         return "user/tool_result".into();
     }
     kind.to_owned()

@@ -61,7 +61,7 @@ impl Output {
                 && event.get("tool_use_result").is_some()
             {
                 if let Some(block) = event["message"]["content"].get(0) {
-                    file.tool_result(block, &event["tool_use_result"]);
+                    file.tool_result(block, Some(&event["tool_use_result"]));
                 }
             }
         }

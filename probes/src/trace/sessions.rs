@@ -39,7 +39,10 @@ pub(super) fn sessions(run: &RunOutcome, out: &mut String) {
             let Some(o) = record.as_object() else {
                 continue;
             };
-            let kind = crate::sessions::record_kind(record);
+            let kind = match record.get("type") {
+                Some(_) => crate::sessions::record_kind(record),
+                None => "data".into(),
+            };
             let keys: Vec<String> = o.keys().cloned().collect();
             if !shapes.iter().any(|(k, s)| *k == kind && *s == keys) {
                 shapes.push((kind, keys));
@@ -54,7 +57,20 @@ pub(super) fn sessions(run: &RunOutcome, out: &mut String) {
 /// One record on a line: its type and sub-kind, its parent, and what it says in brief.
 fn summary(r: &Value) -> String {
     let Some(kind) = r["type"].as_str() else {
-        return format!("not a record: {}", short(&r.to_string()));
+        // A file of data rather than records (an agent's `.meta.json`): its values.
+        return match r.as_object() {
+            Some(o) => format!(
+                "data {}",
+                o.iter()
+                    .map(|(k, v)| match v.to_string() {
+                        t if t.chars().count() <= 60 => format!("{k}={t}"),
+                        t => format!("{k}=({} chars)", t.chars().count()),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            None => format!("not a record: {}", short(&r.to_string())),
+        };
     };
     let mut line = kind.to_owned();
     for sub in ["operation", "subtype"] {

@@ -3,7 +3,6 @@
 //! child's own history, system prompt and tools; the loop ends when the model ends its turn, the
 //! API fails for good, or TaskStop sets the task's switch.
 
-use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -98,10 +97,20 @@ fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<Atomic
     if messages.is_empty() {
         first.extend(agents.first_context.iter().cloned());
     }
-    first.push(json!({"type": "text", "text": launch.prompt}));
+    let prompt = json!({"type": "text", "text": launch.prompt});
+    // The reminders it opens with; the context block (last) is not one of them.
+    let reminders: Vec<String> = first
+        .split_last()
+        .map(|(_, r)| {
+            r.iter()
+                .filter_map(|b| b["text"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default();
+    first.push(prompt.clone());
     messages.push(json!({"role": "user", "content": first}));
-    let mut transcript = Transcript::open(&launch.output_file);
-    transcript.write(messages.last().unwrap());
+    let transcript = sidechain(agents, launch);
+    transcript.prompt(&[prompt], &reminders, ctx.permissions.mode.as_str());
     let announce = &agents.announce;
     // A workflow's agents show nothing on stdout (2.1.235 reports them as the run's progress).
     let silent = launch.agent_type == agents::WORKFLOW_AGENT_TYPE;
@@ -203,7 +212,10 @@ fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<Atomic
         last_usage.add(&answer.message);
         last_total = crate::context::reminders::answer_total(&answer.message);
         messages.push(answer.message.as_history());
-        transcript.write(messages.last().unwrap());
+        transcript.assistant(
+            &crate::transcript::write::kept(&answer.message),
+            answer.request_id.as_deref(),
+        );
         let calls: Vec<Value> = answer.message.tool_uses().cloned().collect();
         if calls.is_empty() {
             let mode = ctx.permissions.mode.as_str();
@@ -255,6 +267,7 @@ fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<Atomic
                 call,
                 &result.block()["content"],
             ));
+            transcript.tool_result(&result.block(), None);
             blocks.push(result.block());
             // A Read's picture note, PDF or pages follow its result, as in the main loop.
             blocks.append(&mut ctx.after_result);
@@ -279,8 +292,8 @@ fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<Atomic
         reminders.push(budget.after_round(last_total));
         crate::context::reminders::append_to_round(&mut blocks, &reminders);
         tools::tool_search::note_loaded(&mut blocks);
+        // 2.1.235 sends a child's round reminders but keeps none of them in its sidechain.
         messages.push(json!({"role": "user", "content": blocks}));
-        transcript.write(messages.last().unwrap());
     }
 }
 
@@ -364,28 +377,50 @@ impl Tally {
     }
 }
 
-struct Transcript(Option<std::fs::File>);
-
-impl Transcript {
-    fn open(path: &std::path::Path) -> Self {
-        let file = path
-            .parent()
-            .and_then(|dir| std::fs::create_dir_all(dir).ok())
-            .and_then(|()| {
-                std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .ok()
-            });
-        Transcript(file)
-    }
-
-    fn write(&mut self, message: &Value) {
-        if let Some(file) = &mut self.0 {
-            let _ = writeln!(file, "{message}");
+/// The agent's sidechain file in the session's folder, with its `.meta.json`, and the task's
+/// output file a link to it: 2.1.235's TaskOutput shows a running agent's transcript. Without
+/// persistence the output file is the transcript itself.
+fn sidechain(agents: &Agents, launch: &Launch) -> crate::transcript::Writer {
+    let config = &agents.config;
+    let who = crate::transcript::write::Identity {
+        session_id: config.session_id.clone(),
+        cwd: launch.cwd.display().to_string(),
+        version: crate::CONTRACT_VERSION.into(),
+        git_branch: crate::transcript::write::git_branch(&launch.cwd),
+        entrypoint: "sdk-cli".into(),
+    };
+    let path = if config.persist {
+        let file = crate::transcript::sidechain_path(
+            &config.home,
+            &config.cwd,
+            &config.session_id,
+            &launch.id,
+        );
+        let meta = json!({"agentType": launch.agent_type, "description": launch.description,
+                          "toolUseId": launch.tool_use_id, "spawnDepth": agents.depth});
+        if let Some(dir) = file.parent() {
+            let _ = std::fs::create_dir_all(dir);
+            let _ = std::fs::write(
+                dir.join(format!("agent-{}.meta.json", launch.id)),
+                meta.to_string(),
+            );
         }
-    }
+        if let Some(dir) = launch.output_file.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        if !launch.output_file.exists() {
+            let _ = std::os::unix::fs::symlink(&file, &launch.output_file);
+        }
+        file
+    } else {
+        launch.output_file.clone()
+    };
+    crate::transcript::Writer::sidechain(
+        Some(path),
+        who,
+        (&launch.id, &launch.agent_type),
+        launch.prompt_id.clone(),
+    )
 }
 
 #[cfg(test)]

@@ -119,7 +119,10 @@ impl<'s, 'a> Turn<'s, 'a> {
             s.last_total = context::reminders::answer_total(&answer.message);
             s.messages.push(answer.message.as_history());
             if let Some(file) = &s.out.transcript {
-                file.assistant(&kept(&answer.message), answer.request_id.as_deref());
+                file.assistant(
+                    &crate::transcript::write::kept(&answer.message),
+                    answer.request_id.as_deref(),
+                );
             }
             let stop_reason = answer.message.stop_reason.clone();
             let tool_uses: Vec<Value> = answer.message.tool_uses().cloned().collect();
@@ -465,17 +468,6 @@ fn round_reminders(
     context::reminders::append_to_round(blocks, &reminders);
     tools::tool_search::note_loaded(blocks);
     reminders
-}
-
-/// An answer as the session file keeps it: the whole message with its final stop reason and
-/// its own usage, in 2.1.235's key order.
-fn kept(m: &crate::api::Message) -> Value {
-    let mut usage = Usage::default();
-    usage.add(m);
-    json!({
-        "id": m.id, "type": "message", "role": "assistant", "model": m.model, "content": m.content,
-        "stop_reason": m.stop_reason, "stop_sequence": null, "usage": usage.json(), "stop_details": null,
-    })
 }
 
 fn denial(tool_use: &Value) -> Value {

@@ -18,3 +18,12 @@ use std::path::{Path, PathBuf};
 pub fn path(home: &Path, cwd: &Path, session_id: &str) -> PathBuf {
     crate::environment::project_dir(home, cwd).join(format!("{session_id}.jsonl"))
 }
+
+/// A sub-agent's sidechain file: `<session id>/subagents/agent-<agent id>.jsonl` beside the
+/// session's own file.
+pub fn sidechain_path(home: &Path, cwd: &Path, session_id: &str, agent_id: &str) -> PathBuf {
+    crate::environment::project_dir(home, cwd)
+        .join(session_id)
+        .join("subagents")
+        .join(format!("agent-{agent_id}.jsonl"))
+}

@@ -69,6 +69,15 @@ pub fn load(home: &Path, cwd: &Path, id: &str) -> Result<Resumed, ResumeError> {
     })
 }
 
+/// The last conversational record of the file at `path`, which the next record chains to.
+pub fn tip(path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    text.lines()
+        .rev()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find_map(|r| r["uuid"].as_str().map(str::to_owned))
+}
+
 /// `--continue`: the session of this project whose file changed last.
 pub fn latest(home: &Path, cwd: &Path) -> Option<String> {
     let dir = crate::environment::project_dir(home, cwd);

@@ -19,10 +19,13 @@ pub struct Identity {
     pub entrypoint: String,
 }
 
-/// The session file of the main loop. Nothing is written with persistence off (`None` path).
+/// A session file: the main loop's, or a sub-agent's sidechain. Nothing is written with
+/// persistence off (`None` path).
 pub struct Writer {
     path: Option<PathBuf>,
     who: Identity,
+    /// A sub-agent's sidechain: its id and its agent type (`attributionAgent`).
+    agent: Option<(String, String)>,
     state: Mutex<State>,
 }
 
@@ -43,7 +46,31 @@ impl Writer {
         Writer {
             path,
             who,
+            agent: None,
             state: Mutex::new(State::default()),
+        }
+    }
+
+    /// A sub-agent's sidechain (`<session>/subagents/agent-<id>.jsonl`): records marked
+    /// `isSidechain` with the agent's id, its answers attributed to its type, its prompt under
+    /// the launching prompt's id; it goes on from the file's last record when there is one (a
+    /// resumed agent).
+    pub fn sidechain(
+        path: Option<PathBuf>,
+        who: Identity,
+        (agent_id, agent_type): (&str, &str),
+        prompt_id: Option<String>,
+    ) -> Writer {
+        let tip = path.as_deref().and_then(super::resume::tip);
+        Writer {
+            path,
+            who,
+            agent: Some((agent_id.to_owned(), agent_type.to_owned())),
+            state: Mutex::new(State {
+                tip,
+                prompt_id,
+                ..State::default()
+            }),
         }
     }
 
@@ -75,7 +102,8 @@ impl Writer {
             .collect();
     }
 
-    /// A prompt: queued and taken, the user record, then each reminder it went with.
+    /// A prompt: queued and taken, the user record, then each reminder it went with. A
+    /// sidechain's prompt is its first message: not queued, under the launching prompt's id.
     pub fn prompt(&self, content: &[Value], reminders: &[String], mode: &str) {
         let text = content
             .iter()
@@ -86,42 +114,51 @@ impl Writer {
             [only] if only["type"] == "text" => json!(only["text"]),
             _ => json!(content),
         };
-        self.append(
-            &json!({"type": "queue-operation", "operation": "enqueue", "timestamp": timestamp(),
-                            "sessionId": self.who.session_id, "content": text}),
-        );
-        self.append(
-            &json!({"type": "queue-operation", "operation": "dequeue", "timestamp": timestamp(),
-                            "sessionId": self.who.session_id}),
-        );
-        let copied = std::mem::take(&mut self.state().copied);
-        for r in &copied {
-            self.append(r);
-        }
-        let prompt_id = uuid();
-        {
+        let mut tail = Map::new();
+        if self.agent.is_none() {
+            self.append(
+                &json!({"type": "queue-operation", "operation": "enqueue", "timestamp": timestamp(),
+                                "sessionId": self.who.session_id, "content": text}),
+            );
+            self.append(
+                &json!({"type": "queue-operation", "operation": "dequeue", "timestamp": timestamp(),
+                                "sessionId": self.who.session_id}),
+            );
+            let copied = std::mem::take(&mut self.state().copied);
+            for r in &copied {
+                self.append(r);
+            }
             let mut state = self.state();
-            state.prompt_id = Some(prompt_id.clone());
+            state.prompt_id = Some(uuid());
             state.last_prompt = Some(text);
+            tail.insert("permissionMode".into(), json!(mode));
+            tail.insert("promptSource".into(), json!("sdk"));
         }
+        let prompt_id = self.state().prompt_id.clone();
         let mut head = Map::new();
         head.insert("promptId".into(), json!(prompt_id));
+        self.agent_id(&mut head);
         head.insert("type".into(), json!("user"));
         head.insert(
             "message".into(),
             json!({"role": "user", "content": message_content}),
         );
-        let mut tail = Map::new();
-        tail.insert("permissionMode".into(), json!(mode));
-        tail.insert("promptSource".into(), json!("sdk"));
         self.chained(head, tail);
         self.reminders(reminders);
+    }
+
+    /// A sidechain's records name their agent right after the keys that open them.
+    fn agent_id(&self, head: &mut Map<String, Value>) {
+        if let Some((id, _)) = &self.agent {
+            head.insert("agentId".into(), json!(id));
+        }
     }
 
     /// Each reminder as an attachment record, after what it went with.
     pub fn reminders(&self, reminders: &[String]) {
         for r in reminders {
             let mut head = Map::new();
+            self.agent_id(&mut head);
             head.insert("attachment".into(), super::attachment::of_reminder(r));
             head.insert("type".into(), json!("attachment"));
             self.chained(head, Map::new());
@@ -135,8 +172,12 @@ impl Writer {
             let mut m = message.clone();
             m["content"] = json!([block]);
             let mut head = Map::new();
+            self.agent_id(&mut head);
             head.insert("message".into(), m);
             head.insert("requestId".into(), json!(request_id));
+            if let Some((_, agent_type)) = &self.agent {
+                head.insert("attributionAgent".into(), json!(agent_type));
+            }
             head.insert("type".into(), json!("assistant"));
             let uuid = self.chained(head, Map::new());
             if let (Some(id), Some(uuid)) = (block["id"].as_str(), uuid) {
@@ -145,8 +186,9 @@ impl Writer {
         }
     }
 
-    /// A tool's result: its block and the structured result a host was told.
-    pub fn tool_result(&self, block: &Value, structured: &Value) {
+    /// A tool's result: its block and the structured result a host was told (none in a
+    /// sidechain, as 2.1.235 keeps it).
+    pub fn tool_result(&self, block: &Value, structured: Option<&Value>) {
         let id = block["tool_use_id"].as_str().unwrap_or_default();
         let (prompt_id, source) = {
             let state = self.state();
@@ -154,18 +196,22 @@ impl Writer {
         };
         let mut head = Map::new();
         head.insert("promptId".into(), json!(prompt_id));
+        self.agent_id(&mut head);
         head.insert("type".into(), json!("user"));
         head.insert(
             "message".into(),
             json!({"role": "user", "content": [block]}),
         );
         let mut tail = Map::new();
-        tail.insert("toolUseResult".into(), structured.clone());
+        if let Some(structured) = structured {
+            tail.insert("toolUseResult".into(), structured.clone());
+        }
         tail.insert("sourceToolAssistantUUID".into(), json!(source));
         self.chained(head, tail);
     }
 
-    /// The session's last prompt and where its conversation ends, as the session closes.
+    /// The session's last prompt and where its conversation ends, as the session closes (a
+    /// sidechain has no such record).
     pub fn close(&self) {
         let (last, tip) = {
             let state = self.state();
@@ -188,7 +234,7 @@ impl Writer {
             record.insert("parentUuid".into(), json!(state.tip));
             state.tip = Some(id.clone());
         }
-        record.insert("isSidechain".into(), json!(false));
+        record.insert("isSidechain".into(), json!(self.agent.is_some()));
         record.extend(head);
         record.insert("uuid".into(), json!(id));
         record.insert("timestamp".into(), json!(timestamp()));
@@ -223,6 +269,17 @@ impl Writer {
     fn state(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
+}
+
+/// An answer as the session file keeps it: the whole message with its final stop reason and
+/// its own usage, in 2.1.235's key order.
+pub fn kept(m: &crate::api::Message) -> Value {
+    let mut usage = crate::api::Usage::default();
+    usage.add(m);
+    json!({
+        "id": m.id, "type": "message", "role": "assistant", "model": m.model, "content": m.content,
+        "stop_reason": m.stop_reason, "stop_sequence": null, "usage": usage.json(), "stop_details": null,
+    })
 }
 
 /// The branch 2.1.235 names: the current one, or `HEAD` when there is none (not a repository,
