@@ -37,6 +37,9 @@ pub enum Event {
     },
     /// The target printed this line on stdout.
     Stdout { line: String },
+    /// The harness sent step `step`'s process the signal its `kill` names (the process is gone
+    /// once this is published).
+    Killed { step: String },
 }
 
 /// What a fake MCP server saw.
@@ -80,6 +83,10 @@ pub struct AfterSpec {
     pub file: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contains: Option<String>,
+    /// The harness killed this step's process (`[[step]]` `kill`): an answer to a process that
+    /// is being killed goes out only once it is gone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub killed: Option<String>,
     /// Which occurrence of the MCP event or stdout line (1-based; default 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nth: Option<usize>,
@@ -110,10 +117,11 @@ impl TryFrom<AfterSpec> for Cue {
             spec.mcp.is_some(),
             spec.stdout.is_some(),
             spec.file.is_some(),
+            spec.killed.is_some(),
         ];
         if sources.iter().filter(|s| **s).count() != 1 {
             return Err(
-                "`after` names one event: `request` (with `agent` for a second loop), `mcp`, `stdout` or `file` (with `contains`)"
+                "`after` names one event: `request` (with `agent` for a second loop), `mcp`, `stdout`, `file` (with `contains`) or `killed` (a step)"
                     .into(),
             );
         }
@@ -217,6 +225,7 @@ impl Cue {
                 s.mcp.as_ref() == Some(server) && wanted.as_ref() == Some(method)
             }
             Event::Stdout { line } => s.stdout.as_ref().is_some_and(|t| line.contains(t.as_str())),
+            Event::Killed { step } => s.killed.as_ref() == Some(step),
         }
     }
 }
@@ -236,6 +245,9 @@ impl fmt::Display for Cue {
         }
         if let Some(text) = &s.stdout {
             return write!(f, "the {nth} stdout line containing {text:?}");
+        }
+        if let Some(step) = &s.killed {
+            return write!(f, "step `{step}` killed by the harness");
         }
         let server = s.mcp.as_deref().unwrap_or_default();
         match (&s.received, &s.answered, &s.got_answer) {

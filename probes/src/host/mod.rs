@@ -174,3 +174,28 @@ mod tests {
         assert!(bare.validate().is_err(), "`only` needs a reason");
     }
 }
+
+/// A step's crash, armed on its process: once `after` has happened the process (not its group:
+/// what it started is left as a crash leaves it) gets `signal`, and the board hears of it.
+#[derive(Debug, Clone)]
+pub struct Kill {
+    pub step: String,
+    pub signal: i32,
+    pub after: stubs::cues::After,
+}
+
+impl Kill {
+    pub fn arm(self, pid: Option<i32>, cues: stubs::cues::Cues) -> tokio::task::JoinHandle<()> {
+        tokio::spawn(async move {
+            let who = format!("the kill of step `{}`", self.step);
+            if !cues.wait(&self.after, &who).await {
+                return;
+            }
+            if let Some(pid) = pid {
+                // SAFETY: a plain signal to the process this run started and still holds.
+                unsafe { libc::kill(pid, self.signal) };
+            }
+            cues.publish(stubs::cues::Event::Killed { step: self.step });
+        })
+    }
+}

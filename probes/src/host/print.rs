@@ -17,14 +17,20 @@ pub async fn drive(
     timeout: Duration,
     mcp: &McpSetup,
     cues: &Cues,
+    kill: Option<super::Kill>,
 ) -> Result<Driven> {
     let (mut child, pid) = crate::process::spawn(command, Stdio::null())?;
+    let killer = kill.map(|k| k.arm(pid, cues.clone()));
     let cues = cues.clone();
     let stdout_task = read_capped_lines(child.stdout.take().expect("piped"), move |line| {
         cues.publish(Event::Stdout { line })
     });
     let stderr_task = read_capped(child.stderr.take().expect("piped"));
     let exited = wait_or_kill(pid, timeout).await;
+    if let Some(killer) = killer {
+        // Ended by itself first: the wait is over either way.
+        killer.abort();
+    }
     // Reaped by `wait_or_kill`, so tokio's handle must not wait for it again.
     drop(child);
     let mcp_survivors = wind_down(&exited, pid, mcp).await;

@@ -461,10 +461,14 @@ fn sessions(m: &Mutation, r: &mut RunOutcome) -> Option<()> {
                 .for_each(|rec| perturb(rec, Perturb::Strings, None));
             Some(())
         })?,
-        M::SessionWritten => {
+        M::SessionWritten(inside) => {
             for (id, _) in r.session_names() {
+                let path = match inside {
+                    None => format!("mutant/{id}.jsonl"),
+                    Some(rel) => format!("mutant/{id}/{}", rel.replace('*', "mutant")),
+                };
                 r.sessions.push(crate::sessions::SessionFile {
-                    path: format!("mutant/{id}.jsonl"),
+                    path,
                     text: format!("{{\"type\":\"user\",\"sessionId\":\"{id}\"}}\n"),
                 });
             }

@@ -136,8 +136,13 @@ pub(super) fn mutations(checks: &[&CheckSpec], run: &RunOutcome) -> Vec<Mutation
         out.extend([M::ProjectSizeChanged, M::ProjectGone]);
     }
     out.extend([M::RssUnknown, M::RssHuge]);
-    if checks.iter().any(|s| s.kind == Some(CheckKind::Transcript)) {
-        out.push(M::SessionWritten);
+    let transcripts: Vec<&&CheckSpec> = checks
+        .iter()
+        .filter(|s| s.kind == Some(CheckKind::Transcript))
+        .collect();
+    if !transcripts.is_empty() {
+        let paths: BTreeSet<Option<String>> = transcripts.iter().map(|s| s.path.clone()).collect();
+        out.extend(paths.into_iter().map(M::SessionWritten));
         for (f, file) in run.sessions.iter().enumerate() {
             out.push(M::SessionKeysReversed(f));
             out.push(M::SessionStringsChanged(f));

@@ -75,8 +75,9 @@ pub(super) enum Mutation {
     SessionKeysReversed(usize),
     /// Every string of every record of session file `.0` changed.
     SessionStringsChanged(usize),
-    /// A main transcript of one record written for every session id of the run.
-    SessionWritten,
+    /// A file of one record written for every session id of the run: its main transcript, or
+    /// this path in its folder (a `*` read as a name).
+    SessionWritten(Option<String>),
 }
 
 /// How a JSON value's leaves are changed.
@@ -168,7 +169,7 @@ impl Mutation {
             M::SessionRecordRemoved(..)
             | M::SessionKeysReversed(_)
             | M::SessionStringsChanged(_)
-            | M::SessionWritten => SESSIONS,
+            | M::SessionWritten(_) => SESSIONS,
         }
     }
 }
@@ -235,6 +236,7 @@ pub(super) fn describe(m: &Mutation) -> String {
         }
         Mutation::SessionKeysReversed(f) => format!("session file {}: keys reversed", f + 1),
         Mutation::SessionStringsChanged(f) => format!("session file {}: strings changed", f + 1),
-        Mutation::SessionWritten => "a transcript written for every session".into(),
+        Mutation::SessionWritten(None) => "a transcript written for every session".into(),
+        Mutation::SessionWritten(Some(p)) => format!("`{p}` written for every session"),
     }
 }

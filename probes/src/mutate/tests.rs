@@ -171,3 +171,81 @@ fn text_removal_breaks_the_text_wherever_it_sits() {
         .contains("hello world"));
     assert!(apply(&Mutation::TextRemoved("absent text".into()), &run).is_none());
 }
+
+/// A run of two steps whose session file the transcript checks read.
+fn stepped() -> RunOutcome {
+    let mut run = run();
+    let sid = "11111111-2222-4333-8444-555555555555";
+    let init = |id: &str| {
+        format!(
+            "{}\n",
+            json!({"type": "system", "subtype": "init", "session_id": id})
+        )
+    };
+    let step = |name: &str, exit, stdout: String| crate::outcome::StepRun {
+        name: name.into(),
+        command: Vec::new(),
+        exit_code: Some(exit),
+        timed_out: false,
+        stdout,
+        stderr: String::new(),
+        stdin: Vec::new(),
+    };
+    run.steps = vec![
+        step("first", 143, init(sid)),
+        step("again", 0, run.stdout.clone()),
+    ];
+    run.step = Some("again".into());
+    let records = [
+        json!({"parentUuid": null, "type": "user", "uuid": "a1111111-2222-4333-8444-555555555555", "sessionId": sid, "message": {"content": "Log it."}}),
+        json!({"parentUuid": "a1111111-2222-4333-8444-555555555555", "type": "assistant", "uuid": "b1111111-2222-4333-8444-555555555555", "sessionId": sid}),
+        json!({"type": "last-prompt", "lastPrompt": "Log it."}),
+    ];
+    run.sessions = vec![crate::sessions::SessionFile {
+        path: format!("-work/{sid}.jsonl"),
+        text: records.iter().map(|r| format!("{r}\n")).collect(),
+    }];
+    run
+}
+
+#[test]
+fn transcript_and_step_checks_fail_on_mutations_of_what_they_read() {
+    let run = stepped();
+    let checks = [
+        "kind = \"exit\"\nstep = \"first\"\nequals = 143",
+        "kind = \"transcript\"\nstep = \"first\"\ntypes = [\"user\", \"assistant\"]\nmatches = [{ message = { content = \"Log it.\" }, sessionId = \"{session_id:first}\" }, { parentUuid = \"#1\" }]",
+        "kind = \"transcript\"\nstep = \"first\"\nkeys = { user = [\"parentUuid\", \"type\", \"uuid\", \"sessionId\", \"message\"] }",
+        "kind = \"transcript\"\nstep = \"first\"\ntypes = [\"last-prompt\"]\nequals = 1",
+        "kind = \"transcript\"\nstep = \"first\"\npath = \"subagents/*.jsonl\"\nabsent = true",
+    ];
+    let specs: Vec<CheckSpec> = checks.iter().map(|s| spec(s)).collect();
+    for spec in &specs {
+        let outcome = evaluate(spec, "reference", &run);
+        assert!(outcome.ok, "{}: {}", outcome.name, outcome.detail);
+    }
+    // The last step's own exit is 0: the first step's check reads the first step.
+    assert!(!evaluate(&spec("kind = \"exit\"\nequals = 143"), "reference", &run).ok);
+    let refs: Vec<&CheckSpec> = specs.iter().collect();
+    let survey = survey(&refs, "reference", &run);
+    assert_eq!(survey.survivors, Vec::<String>::new());
+    assert_eq!(survey.killed.len(), checks.len());
+}
+
+#[test]
+fn a_transcript_check_names_what_is_missing() {
+    let mut run = stepped();
+    run.sessions.clear();
+    let outcome = evaluate(
+        &spec("kind = \"transcript\"\nstep = \"first\"\nequals = 1"),
+        "reference",
+        &run,
+    );
+    assert!(!outcome.ok);
+    assert!(
+        outcome
+            .detail
+            .contains("does not exist (no session files at all)"),
+        "{}",
+        outcome.detail
+    );
+}

@@ -95,6 +95,7 @@ async fn run_unredacted(
         name: String::new(),
         prompt: None,
         args: Vec::new(),
+        kill: None,
     }];
     let declared = if scenario.steps.is_empty() {
         &one[..]
@@ -116,10 +117,22 @@ async fn run_unredacted(
         let mut args = command::arguments(scenario, channel, &dirs.places, &prompt);
         args.extend(step.args.iter().map(|a| sessions(&dirs.places.expand(a))));
         let process = command::command(target, scenario, (&args, &env), &dirs, &backends)?;
+        let kill = match &step.kill {
+            Some(k) => Some(crate::host::Kill {
+                step: step.name.clone(),
+                signal: k.number().expect("validated at load"),
+                // A file it waits on may be in the run's places (`{home}/.claude/…`).
+                after: k
+                    .after
+                    .filled(|path| Ok(dirs.places.expand(path)))
+                    .map_err(anyhow::Error::msg)?,
+            }),
+            None => None,
+        };
         let driven = drive(
             channel,
             process,
-            (scenario, &prompt),
+            (scenario, &prompt, kill),
             &mut decisions,
             &backends,
             (&mcp, &board.cues),
@@ -169,13 +182,15 @@ async fn run_unredacted(
 async fn drive(
     channel: Channel,
     command: std::process::Command,
-    (scenario, prompt): (&Scenario, &str),
+    (scenario, prompt, kill): (&Scenario, &str, Option<crate::host::Kill>),
     decisions: &mut Decisions,
     backends: &Backends,
     (mcp, cues): (&McpSetup, &Cues),
 ) -> Result<Driven> {
     match channel {
-        Channel::Print => crate::host::print::drive(command, scenario.timeout(), mcp, cues).await,
+        Channel::Print => {
+            crate::host::print::drive(command, scenario.timeout(), mcp, cues, kill).await
+        }
         Channel::Control => {
             crate::host::control::drive(
                 command,

@@ -16,7 +16,7 @@ pub use check::{CheckKind, CheckSpec};
 pub use cues::{server_for, turn_for};
 pub use decision::{Answer, Channel, Decision};
 pub use step::expand as expand_session_ids;
-pub use step::Step;
+pub use step::{Kill, Step};
 pub use trace_difference::{load_suite, TraceDifference, SUITE_FILE};
 
 impl Scenario {

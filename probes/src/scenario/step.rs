@@ -17,6 +17,31 @@ pub struct Step {
     /// Arguments after the scenario's own `args`.
     #[serde(default)]
     pub args: Vec<String>,
+    /// The harness ends the process with a signal once an event has happened: a crash at a
+    /// known point (`-p` only).
+    #[serde(default)]
+    pub kill: Option<Kill>,
+}
+
+/// `kill = { signal = "KILL", after = { request = 2 } }`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Kill {
+    /// `KILL`, `TERM` or `INT`.
+    pub signal: String,
+    pub after: stubs::cues::After,
+}
+
+impl Kill {
+    /// The signal's number.
+    pub fn number(&self) -> Option<i32> {
+        match self.signal.as_str() {
+            "KILL" => Some(libc::SIGKILL),
+            "TERM" => Some(libc::SIGTERM),
+            "INT" => Some(libc::SIGINT),
+            _ => None,
+        }
+    }
 }
 
 /// `{session_id:NAME}`: the session id step `NAME` reported (its first event that carries one).
@@ -54,6 +79,12 @@ pub fn validate(steps: &[Step], check_steps: &[Option<&str>]) -> Result<(), Stri
                 step.name
             ));
         }
+        if step.kill.as_ref().is_some_and(|k| k.number().is_none()) {
+            return Err(format!(
+                "`[[step]]` `{}`: `kill.signal` is one of KILL, TERM, INT",
+                step.name
+            ));
+        }
         let texts = step.args.iter().chain(step.prompt.iter());
         for name in texts.flat_map(|t| referenced(t)) {
             if !steps[..i].iter().any(|s| s.name == name) {
@@ -88,6 +119,7 @@ mod tests {
             name: name.into(),
             prompt: None,
             args: args.iter().map(|a| a.to_string()).collect(),
+            kill: None,
         }
     }
 
@@ -112,5 +144,19 @@ mod tests {
         assert!(err.contains("no `[[step]]` is named `c`"), "{err}");
         let err = validate(&[step("a", &[]), step("a", &[])], &[]).unwrap_err();
         assert!(err.contains("unique"), "{err}");
+    }
+
+    #[test]
+    fn a_kill_names_a_signal_the_harness_sends() {
+        let mut s = step("a", &[]);
+        s.kill = Some(toml::from_str("signal = \"HUP\"\nafter = { request = 2 }").unwrap());
+        let err = validate(&[s.clone()], &[]).unwrap_err();
+        assert!(
+            err.contains("`kill.signal` is one of KILL, TERM, INT"),
+            "{err}"
+        );
+        s.kill = Some(toml::from_str("signal = \"TERM\"\nafter = { killed = \"a\" }").unwrap());
+        assert!(validate(&[s.clone()], &[]).is_ok());
+        assert_eq!(s.kill.unwrap().number(), Some(libc::SIGTERM));
     }
 }
