@@ -61,7 +61,8 @@ impl Output {
                 && event.get("tool_use_result").is_some()
             {
                 if let Some(block) = event["message"]["content"].get(0) {
-                    file.tool_result(block, Some(&event["tool_use_result"]));
+                    let denial = event["tool_result_meta"][0]["non_execution_kind"].as_str();
+                    file.tool_result(block, Some(&event["tool_use_result"]), denial);
                 }
             }
         }

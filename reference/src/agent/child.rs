@@ -267,7 +267,7 @@ fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<Atomic
                 call,
                 &result.block()["content"],
             ));
-            transcript.tool_result(&result.block(), None);
+            transcript.tool_result(&result.block(), None, None);
             blocks.push(result.block());
             // A Read's picture note, PDF or pages follow its result, as in the main loop.
             blocks.append(&mut ctx.after_result);

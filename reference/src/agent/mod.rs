@@ -7,6 +7,7 @@ mod opening;
 pub mod prompt;
 mod remote;
 mod session;
+mod termination;
 mod turn;
 
 pub use session::run;

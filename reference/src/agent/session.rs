@@ -142,8 +142,10 @@ async fn converse(
         after_results: Default::default(),
         transcript: Some(Arc::new(writer(config))),
     };
+    let term = super::termination::Termination::listen(out.transcript.clone());
     let sdk = control.as_ref().map(|(control, _)| control.clone());
     let mut session = Session::start(config, mcp, (host, sdk), out, started, resumed);
+    session.term = term;
     session.preconnect = preconnect;
     session.lookups = lookups;
     let code = match (control, terminal) {
@@ -266,6 +268,8 @@ pub struct Session<'a> {
     titled: bool,
     /// `system/init` waits for the first prompt.
     init_owed: bool,
+    /// SIGTERM while a request streams ends the turn as interrupted.
+    pub term: Arc<super::termination::Termination>,
 }
 
 impl<'a> Session<'a> {
@@ -331,6 +335,9 @@ impl<'a> Session<'a> {
                         file.copy(&resumed.chain);
                     }
                     file.continue_from(resumed.tip.clone(), &resumed.chain);
+                    if resumed.interrupted {
+                        file.owe_interruption();
+                    }
                 }
                 let mut messages = resumed.messages;
                 if let Some(content) = messages
@@ -363,6 +370,7 @@ impl<'a> Session<'a> {
             lookups: Default::default(),
             titled: false,
             init_owed: true,
+            term: Default::default(),
             out,
         }
     }

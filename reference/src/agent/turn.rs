@@ -41,6 +41,8 @@ pub struct Turn<'s, 'a> {
     stop_hook_active: bool,
     /// This round's MCP calls' hook notes, for the round's reminders.
     hook_notes: Vec<String>,
+    /// The newest answer's stop reason (an interrupted turn's result reports it).
+    last_stop: Option<String>,
 }
 
 /// How the result event ends a prompt.
@@ -67,6 +69,7 @@ impl<'s, 'a> Turn<'s, 'a> {
             next_mcp_tools: None,
             stop_hook_active: false,
             hook_notes: Vec::new(),
+            last_stop: None,
         }
     }
 
@@ -90,21 +93,29 @@ impl<'s, 'a> Turn<'s, 'a> {
             let body = request_body(s.config, tools, &s.messages);
             let out = &s.out;
             let mcp = s.mcp;
-            let answer = s
-                .client
-                .send(
-                    &body,
-                    |message, index, request_id| {
-                        let event = out.assistant(message, index, request_id);
-                        out.event(&Output::with_mcp_meta(event, |name| {
-                            let tool = mcp_tools.iter().find(|t| t.wire_name == name)?;
-                            let server = mcp.server_display_name(&tool.server)?;
-                            Some((crate::events::display_tool_name(&tool.name), server))
-                        }))
-                    },
-                    |retry| out.event(&out.api_retry(retry)),
-                )
-                .await;
+            let term = s.term.clone();
+            let streaming = term.streaming();
+            let send = s.client.send(
+                &body,
+                |message, index, request_id| {
+                    let event = out.assistant(message, index, request_id);
+                    out.event(&Output::with_mcp_meta(event, |name| {
+                        let tool = mcp_tools.iter().find(|t| t.wire_name == name)?;
+                        let server = mcp.server_display_name(&tool.server)?;
+                        Some((crate::events::display_tool_name(&tool.name), server))
+                    }))
+                },
+                |retry| out.event(&out.api_retry(retry)),
+            );
+            let answer = tokio::select! {
+                answer = send => answer,
+                () = term.asked() => {
+                    drop(streaming);
+                    return self.terminated();
+                }
+            };
+            drop(streaming);
+            let s = &mut *self.session;
             s.out.rate_limits();
             self.turns += 1;
             let answer = match answer {
@@ -125,6 +136,7 @@ impl<'s, 'a> Turn<'s, 'a> {
                 );
             }
             let stop_reason = answer.message.stop_reason.clone();
+            self.last_stop.clone_from(&stop_reason);
             let tool_uses: Vec<Value> = answer.message.tool_uses().cloned().collect();
             // Brief mode: a turn that ends without SendUserMessage gets one meta message and goes on.
             if tool_uses.is_empty()
@@ -168,8 +180,17 @@ impl<'s, 'a> Turn<'s, 'a> {
                     errors: None,
                 });
             }
+            let term = self.session.term.clone();
+            let tools_running = term.tools(self.session.ctx.cancel.clone());
+            let denials_before = self.denials.len();
             let (mut blocks, interrupted) = self.run_tools(&tool_uses, &offered, &mcp_tools).await;
+            drop(tools_running);
             let s = &mut *self.session;
+            if interrupted && term.requested() {
+                // A call the shutdown stopped is no permission denial (2.1.235 reports none).
+                self.denials.truncate(denials_before);
+                return self.terminated_in_tools(stop_reason);
+            }
             if interrupted {
                 // The user stopped the turn: the results wait for the next prompt, with a note.
                 s.out.event(&s.out.synthetic_text(INTERRUPTED_FOR_TOOL));
@@ -405,6 +426,64 @@ impl<'s, 'a> Turn<'s, 'a> {
         (blocks, interrupted)
     }
 
+    /// SIGTERM while the request streamed: the turn ends as an interrupted one, its result is
+    /// printed, the file closed, and the process exits as terminated.
+    fn terminated(mut self) -> i32 {
+        let s = &mut *self.session;
+        s.out
+            .event(&s.out.synthetic_text(crate::transcript::write::INTERRUPTED));
+        if let Some(file) = &s.out.transcript {
+            file.interrupted_by_shutdown(crate::transcript::write::INTERRUPTED);
+        }
+        self.users += 1;
+        let stop = self.last_stop.clone();
+        let errors = format!(
+            "[ede_diagnostic] result_type=user last_content_type=n/a stop_reason={}",
+            stop.as_deref().unwrap_or("null")
+        );
+        let out_file = self.session.out.transcript.clone();
+        self.finish(ResultFields {
+            subtype: "error_during_execution",
+            is_error: true,
+            terminal_reason: "aborted_streaming",
+            stop_reason: stop,
+            text: None,
+            errors: Some(errors),
+        });
+        if let Some(file) = out_file {
+            file.close();
+        }
+        std::process::exit(super::termination::TERMINATED)
+    }
+
+    /// SIGTERM while the round's tools ran: they were stopped and their calls rejected; the turn
+    /// ends as one the user interrupted for tool use, the file is closed, the process exits.
+    fn terminated_in_tools(self, stop_reason: Option<String>) -> i32 {
+        let s = &*self.session;
+        s.out.event(&s.out.synthetic_text(INTERRUPTED_FOR_TOOL));
+        let file = s.out.transcript.clone();
+        if let Some(file) = &file {
+            file.interrupted_by_shutdown(INTERRUPTED_FOR_TOOL);
+        }
+        let mut turn = self;
+        turn.users += 1;
+        turn.finish(ResultFields {
+            subtype: "error_during_execution",
+            is_error: true,
+            terminal_reason: "aborted_tools",
+            stop_reason,
+            text: None,
+            errors: Some(
+                "[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=tool_use"
+                    .into(),
+            ),
+        });
+        if let Some(file) = file {
+            file.close();
+        }
+        std::process::exit(super::termination::TERMINATED)
+    }
+
     fn finish(self, f: ResultFields) -> i32 {
         let s = self.session;
         let config = s.config;
@@ -441,6 +520,10 @@ impl<'s, 'a> Turn<'s, 'a> {
         r["duration_ms"] = json!(s.started.elapsed().as_millis() as u64);
         r["uuid"] = json!(uuid());
         s.out.finish(&r);
+        if s.term.requested() {
+            // The process ends after this result (SIGTERM): nothing held may stay unprinted.
+            s.out.release();
+        }
         if f.is_error {
             crate::exit::FAILURE
         } else {

@@ -19,7 +19,15 @@ pub struct Resumed {
     pub context_at: usize,
     /// The last record of the chain, the next one's parent.
     pub tip: Option<String>,
+    /// The conversation stopped before an answer (the process ended mid-turn): the messages end
+    /// with 2.1.235's repair, which the file is owed (`Writer::owe_interruption`).
+    pub interrupted: bool,
 }
+
+/// What 2.1.235 adds to a conversation that stopped before an answer, as a meta user message,
+/// and the synthetic answer that closes it.
+pub const CONTINUE: &str = "Continue from where you left off.";
+pub const NO_RESPONSE: &str = "No response requested.";
 
 /// Why a session cannot be resumed, in 2.1.235's words.
 #[derive(Debug, PartialEq)]
@@ -58,14 +66,13 @@ pub fn load(home: &Path, cwd: &Path, id: &str) -> Result<Resumed, ResumeError> {
         return Err(ResumeError::NotFound(id.to_owned()));
     }
     let (messages, context_at) = messages(&chain);
+    let (messages, interrupted) = repaired(messages);
     Ok(Resumed {
-        tip: chain
-            .last()
-            .and_then(|r| r["uuid"].as_str())
-            .map(str::to_owned),
+        tip: tip_kept(&chain, &messages),
         chain,
         messages,
         context_at,
+        interrupted,
     })
 }
 
@@ -122,6 +129,33 @@ fn chain(records: &[Value]) -> Vec<Value> {
     }
     out.reverse();
     out
+}
+
+/// The chain's last record that the repaired messages still carry: a call the repair dropped
+/// (no result) is skipped, so what follows chains to the record before it, as in 2.1.235.
+fn tip_kept(chain: &[Value], messages: &[Value]) -> Option<String> {
+    let kept: std::collections::HashSet<&str> = messages
+        .iter()
+        .filter(|m| m["role"] == "assistant")
+        .flat_map(|m| m["content"].as_array().into_iter().flatten())
+        .filter_map(|b| b["id"].as_str())
+        .collect();
+    let dropped = |r: &Value| {
+        r["type"] == "assistant"
+            && r["message"]["content"].as_array().is_some_and(|blocks| {
+                !blocks.is_empty()
+                    && blocks.iter().all(|b| {
+                        b["type"] == "tool_use"
+                            && !b["id"].as_str().is_some_and(|id| kept.contains(id))
+                    })
+            })
+    };
+    chain
+        .iter()
+        .rev()
+        .find(|r| !dropped(r))
+        .and_then(|r| r["uuid"].as_str())
+        .map(str::to_owned)
 }
 
 /// A user message being rebuilt: a prompt (its reminders go before it) or a round's results
@@ -191,6 +225,63 @@ fn messages(chain: &[Value]) -> (Vec<Value>, usize) {
     }
     flush(&mut out, building, &mut context_at);
     (out, context_at)
+}
+
+/// The conversation as 2.1.235 resumes one the process left mid-turn (recorded:
+/// `session.recoverable`): a call with no result is dropped, messages of one role that end up
+/// side by side are merged, and when it ends with the user's side the meta note to continue
+/// joins that message and a synthetic answer closes it.
+fn repaired(messages: Vec<Value>) -> (Vec<Value>, bool) {
+    let answered: std::collections::HashSet<String> = messages
+        .iter()
+        .filter(|m| m["role"] == "user")
+        .flat_map(|m| m["content"].as_array().cloned().unwrap_or_default())
+        .filter_map(|b| b["tool_use_id"].as_str().map(str::to_owned))
+        .collect();
+    let mut out: Vec<Value> = Vec::new();
+    for mut m in messages {
+        if m["role"] == "assistant" {
+            if let Some(blocks) = m["content"].as_array_mut() {
+                blocks.retain(|b| {
+                    b["type"] != "tool_use"
+                        || b["id"].as_str().is_some_and(|id| answered.contains(id))
+                });
+                if blocks.is_empty() {
+                    continue;
+                }
+            }
+        }
+        match out.last_mut() {
+            Some(last) if last["role"] == m["role"] => {
+                merge_into(last, m["content"].as_array().cloned().unwrap_or_default())
+            }
+            _ => out.push(m),
+        }
+    }
+    let interrupted = out.last().is_some_and(|m| m["role"] == "user");
+    if interrupted {
+        let last = out.last_mut().expect("checked");
+        merge_into(last, vec![json!({"type": "text", "text": CONTINUE})]);
+        out.push(json!({"role": "assistant", "content": [{"type": "text", "text": NO_RESPONSE}]}));
+    }
+    (out, interrupted)
+}
+
+/// `blocks` appended to `message`'s content: text after text gains the newline 2.1.235's merge
+/// puts between them.
+fn merge_into(message: &mut Value, blocks: Vec<Value>) {
+    let Some(content) = message["content"].as_array_mut() else {
+        return;
+    };
+    if blocks.first().is_some_and(|b| b["type"] == "text") {
+        if let Some(last) = content.last_mut().filter(|b| b["type"] == "text") {
+            let text = last["text"].as_str().unwrap_or_default();
+            if !text.ends_with('\n') {
+                last["text"] = json!(format!("{text}\n"));
+            }
+        }
+    }
+    content.extend(blocks);
 }
 
 fn flush(out: &mut Vec<Value>, building: Option<Building>, context_at: &mut usize) {
@@ -277,6 +368,38 @@ mod tests {
             "1\talpha\n\n<system-reminder>\n<total_tokens>9 tokens left</total_tokens>\n</system-reminder>"
         );
         assert_eq!(messages[3]["content"][0]["text"], "DONE");
+    }
+
+    #[test]
+    fn a_turn_the_process_left_is_repaired_as_2_1_235_repairs_it() {
+        let user = |c: Value| json!({"role": "user", "content": c});
+        let call = json!({"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {}}]});
+        // Killed while the call ran: the call goes, the prompt is told to continue.
+        let (m, interrupted) = repaired(vec![
+            user(json!([{"type": "text", "text": "Log it."}])),
+            call.clone(),
+        ]);
+        assert!(interrupted);
+        assert_eq!(m.len(), 2);
+        assert_eq!(m[0]["content"][0]["text"], "Log it.\n");
+        assert_eq!(m[0]["content"][1]["text"], CONTINUE);
+        assert_eq!(m[1]["content"][0]["text"], NO_RESPONSE);
+        // Killed after the result went out: the result stays, the note joins it.
+        let result = user(json!([{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]));
+        let (m, interrupted) = repaired(vec![
+            user(json!([{"type": "text", "text": "Log it."}])),
+            call.clone(),
+            result,
+        ]);
+        assert!(interrupted);
+        assert_eq!(m.len(), 4);
+        assert_eq!(m[2]["content"][1]["text"], CONTINUE);
+        // A finished turn is left alone.
+        let answer = json!({"role": "assistant", "content": [{"type": "text", "text": "DONE"}]});
+        let (m, interrupted) =
+            repaired(vec![user(json!([{"type": "text", "text": "Hi."}])), answer]);
+        assert!(!interrupted);
+        assert_eq!(m.len(), 2);
     }
 
     #[test]

@@ -9,6 +9,9 @@ use serde_json::{json, Map, Value};
 
 use crate::vocab::{timestamp, uuid};
 
+/// What a turn the user (or a shutdown) stopped says in its place.
+pub const INTERRUPTED: &str = "[Request interrupted by user]";
+
 /// Who writes: the fields every conversational record ends with.
 #[derive(Debug, Clone)]
 pub struct Identity {
@@ -39,6 +42,11 @@ struct State {
     last_prompt: Option<String>,
     /// A fork's copied conversation, written once the first prompt is queued (2.1.235's order).
     copied: Vec<Value>,
+    /// The resumed conversation stopped mid-turn: its repair is written after the next
+    /// prompt's queue records.
+    owes_interruption: bool,
+    /// SIGTERM arrived: what the turn writes from now on says it was ended by a shutdown.
+    shutting_down: bool,
 }
 
 impl Writer {
@@ -102,6 +110,40 @@ impl Writer {
             .collect();
     }
 
+    /// The resumed conversation stopped mid-turn: the next prompt is preceded by the meta note
+    /// to continue and the synthetic answer to it, as 2.1.235 records its repair.
+    pub fn owe_interruption(&self) {
+        self.state().owes_interruption = true;
+    }
+
+    /// The repair itself, under the prompt that follows it.
+    fn interruption(&self, prompt_id: &Option<String>) {
+        let mut head = Map::new();
+        head.insert("promptId".into(), json!(prompt_id));
+        head.insert("type".into(), json!("user"));
+        head.insert(
+            "message".into(),
+            json!({"role": "user", "content": [{"type": "text", "text": super::resume::CONTINUE}]}),
+        );
+        head.insert("isMeta".into(), json!(true));
+        self.chained(head, Map::new());
+        let mut head = Map::new();
+        head.insert("type".into(), json!("assistant"));
+        let mut tail = Map::new();
+        tail.insert("message".into(), json!({
+            "diagnostics": null, "id": uuid(), "container": null, "model": "<synthetic>", "role": "assistant",
+            "stop_details": null, "stop_reason": "stop_sequence", "stop_sequence": "", "type": "message",
+            "usage": {"output_tokens_details": null, "input_tokens": 0, "output_tokens": 0,
+                      "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+                      "server_tool_use": {"web_search_requests": 0, "web_fetch_requests": 0},
+                      "service_tier": null, "cache_creation": {"ephemeral_1h_input_tokens": 0, "ephemeral_5m_input_tokens": 0},
+                      "inference_geo": null, "iterations": null, "speed": null},
+            "content": [{"type": "text", "text": super::resume::NO_RESPONSE}], "context_management": null,
+        }));
+        tail.insert("isApiErrorMessage".into(), json!(false));
+        self.chained(head, tail);
+    }
+
     /// A prompt: queued and taken, the user record, then each reminder it went with. A
     /// sidechain's prompt is its first message: not queued, under the launching prompt's id.
     pub fn prompt(&self, content: &[Value], reminders: &[String], mode: &str) {
@@ -128,9 +170,15 @@ impl Writer {
             for r in &copied {
                 self.append(r);
             }
-            let mut state = self.state();
-            state.prompt_id = Some(uuid());
-            state.last_prompt = Some(text);
+            let owed = {
+                let mut state = self.state();
+                state.prompt_id = Some(uuid());
+                state.last_prompt = Some(text);
+                std::mem::take(&mut state.owes_interruption).then(|| state.prompt_id.clone())
+            };
+            if let Some(prompt_id) = owed {
+                self.interruption(&prompt_id);
+            }
             tail.insert("permissionMode".into(), json!(mode));
             tail.insert("promptSource".into(), json!("sdk"));
         }
@@ -186,13 +234,39 @@ impl Writer {
         }
     }
 
+    /// SIGTERM arrived: the records the ending turn still writes are marked so.
+    pub fn shutting_down(&self) {
+        self.state().shutting_down = true;
+    }
+
+    /// The note a turn SIGTERM ended leaves (`text`: while its request streamed, or while a
+    /// tool ran), as 2.1.235 records it.
+    pub fn interrupted_by_shutdown(&self, text: &str) {
+        let prompt_id = self.state().prompt_id.clone();
+        let mut head = Map::new();
+        head.insert("promptId".into(), json!(prompt_id));
+        head.insert("type".into(), json!("user"));
+        head.insert(
+            "message".into(),
+            json!({"role": "user", "content": [{"type": "text", "text": text}]}),
+        );
+        let mut tail = Map::new();
+        tail.insert("interruptedByShutdown".into(), json!(true));
+        self.chained(head, tail);
+    }
+
     /// A tool's result: its block and the structured result a host was told (none in a
-    /// sidechain, as 2.1.235 keeps it).
-    pub fn tool_result(&self, block: &Value, structured: Option<&Value>) {
+    /// sidechain, as 2.1.235 keeps it), and why it did not run when it did not (`denial`: the
+    /// event's `non_execution_kind`).
+    pub fn tool_result(&self, block: &Value, structured: Option<&Value>, denial: Option<&str>) {
         let id = block["tool_use_id"].as_str().unwrap_or_default();
-        let (prompt_id, source) = {
+        let (prompt_id, source, shutting_down) = {
             let state = self.state();
-            (state.prompt_id.clone(), state.tool_uses.get(id).cloned())
+            (
+                state.prompt_id.clone(),
+                state.tool_uses.get(id).cloned(),
+                state.shutting_down,
+            )
         };
         let mut head = Map::new();
         head.insert("promptId".into(), json!(prompt_id));
@@ -206,7 +280,13 @@ impl Writer {
         if let Some(structured) = structured {
             tail.insert("toolUseResult".into(), structured.clone());
         }
+        if let Some(kind) = denial {
+            tail.insert("toolDenialKind".into(), json!(kind));
+        }
         tail.insert("sourceToolAssistantUUID".into(), json!(source));
+        if shutting_down {
+            tail.insert("interruptedByShutdown".into(), json!(true));
+        }
         self.chained(head, tail);
     }
 
