@@ -140,7 +140,7 @@ async fn converse(
             .map(|t| t as Arc<dyn crate::events::Transcript>),
         held: (config.host == HostKind::None).then(Default::default),
         after_results: Default::default(),
-        transcript: Some(Arc::new(writer(config))),
+        transcript: Some(Arc::new(writer(config, resumed.as_ref()))),
     };
     let term = super::termination::Termination::listen(out.transcript.clone());
     let sdk = control.as_ref().map(|(control, _)| control.clone());
@@ -207,12 +207,18 @@ async fn converse(
     code
 }
 
-/// The main loop's session file: this session's own (a new one for a fork), none without
-/// persistence.
-fn writer(config: &Config) -> crate::transcript::Writer {
-    let path = config
-        .persist
-        .then(|| crate::transcript::path(&config.home, &config.cwd, &config.session_id));
+/// The main loop's session file: this session's own (a new one for a fork; a resumed one's
+/// where it was found), none without persistence.
+fn writer(
+    config: &Config,
+    resumed: Option<&crate::transcript::Resumed>,
+) -> crate::transcript::Writer {
+    let own = match resumed {
+        // A resume goes on in the file it read, wherever that was found.
+        Some(r) if !config.resume.as_ref().is_some_and(|r| r.fork) => r.path.clone(),
+        _ => crate::transcript::path(&config.home, &config.cwd, &config.session_id),
+    };
+    let path = config.persist.then_some(own);
     crate::transcript::Writer::new(
         path,
         crate::transcript::write::Identity {
@@ -244,7 +250,9 @@ pub struct Session<'a> {
     pub messages: Vec<Value>,
     /// The first prompt's reminders (deferred tools, agent types, MCP instructions, skills) and
     /// its context block (instructions, memory, date), sent once around that prompt's budget.
-    first_context: Option<(Vec<Value>, Value)>,
+    /// After a resume: only the listings the conversation never carried, and no context block
+    /// (the first message has it).
+    first_context: Option<(Vec<Value>, Option<Value>)>,
     /// The `<total_tokens>` countdown of the main loop.
     pub budget: context::reminders::TokenBudget,
     /// The newest answer's token total (the budget counts from it).
@@ -335,8 +343,8 @@ impl<'a> Session<'a> {
                         file.copy(&resumed.chain);
                     }
                     file.continue_from(resumed.tip.clone(), &resumed.chain);
-                    if resumed.interrupted {
-                        file.owe_interruption();
+                    if let Some(kind) = resumed.interrupted {
+                        file.owe_interruption(kind);
                     }
                 }
                 let mut messages = resumed.messages;
@@ -346,9 +354,28 @@ impl<'a> Session<'a> {
                 {
                     content.insert(resumed.context_at.min(content.len()), first.user_context);
                 }
-                (messages, None)
+                // A listing the conversation never carried is made with the next prompt
+                // (recorded: a file with none gets both, as a first prompt does).
+                let unannounced: Vec<Value> = first
+                    .reminders
+                    .into_iter()
+                    .filter(|b| {
+                        let kind = crate::transcript::attachment::of_reminder(
+                            b["text"].as_str().unwrap_or_default(),
+                        )["type"]
+                            .as_str()
+                            .unwrap_or_default()
+                            .to_owned();
+                        matches!(kind.as_str(), "agent_listing_delta" | "skill_listing")
+                            && !resumed.announced.contains(&kind)
+                    })
+                    .collect();
+                (messages, Some((unannounced, None)))
             }
-            None => (Vec::new(), Some((first.reminders, first.user_context))),
+            None => (
+                Vec::new(),
+                Some((first.reminders, Some(first.user_context))),
+            ),
         };
         Session {
             config,
@@ -405,7 +432,7 @@ impl<'a> Session<'a> {
         let mut context = None;
         if let Some((mut first, user_context)) = self.first_context.take() {
             content.append(&mut first);
-            context = Some(user_context);
+            context = user_context;
         }
         let planning = self.ctx.permissions.mode == Mode::Plan;
         let mut own: Vec<String> = context::reminders::plan_mode(&self.messages, planning)

@@ -9,7 +9,7 @@ pub mod attachment;
 pub mod resume;
 pub mod write;
 
-pub use resume::{ResumeError, Resumed};
+pub use resume::{Interrupted, ResumeError, Resumed};
 pub use write::Writer;
 
 use std::path::{Path, PathBuf};

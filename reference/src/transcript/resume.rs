@@ -10,6 +10,8 @@ use serde_json::{json, Value};
 /// A conversation read back.
 #[derive(Debug, Default)]
 pub struct Resumed {
+    /// The file it was read from: where a resume (not a fork) goes on writing.
+    pub path: std::path::PathBuf,
     /// Its records from the first to the last, as the chain links them.
     pub chain: Vec<Value>,
     /// The messages the chain stands for.
@@ -21,7 +23,20 @@ pub struct Resumed {
     pub tip: Option<String>,
     /// The conversation stopped before an answer (the process ended mid-turn): the messages end
     /// with 2.1.235's repair, which the file is owed (`Writer::owe_interruption`).
-    pub interrupted: bool,
+    pub interrupted: Option<Interrupted>,
+    /// The attachment kinds the conversation has already carried (its listings are not made
+    /// again unless it has none).
+    pub announced: std::collections::BTreeSet<String>,
+}
+
+/// Where a conversation the process left stopped (recorded on 2.1.235).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interrupted {
+    /// On the user's prompt itself: a synthetic answer follows it.
+    Prompt,
+    /// Later in the turn (a result, a reminder): the meta note to continue joins the last
+    /// message, then the synthetic answer.
+    Turn,
 }
 
 /// What 2.1.235 adds to a conversation that stopped before an answer, as a meta user message,
@@ -55,8 +70,9 @@ pub fn load(home: &Path, cwd: &Path, id: &str) -> Result<Resumed, ResumeError> {
     if uuid::Uuid::parse_str(id).is_err() {
         return Err(ResumeError::NotAnId(id.to_owned()));
     }
-    let text = std::fs::read_to_string(super::path(home, cwd, id))
-        .map_err(|_| ResumeError::NotFound(id.to_owned()))?;
+    let path = find(home, cwd, id).ok_or_else(|| ResumeError::NotFound(id.to_owned()))?;
+    let text =
+        std::fs::read_to_string(&path).map_err(|_| ResumeError::NotFound(id.to_owned()))?;
     let records: Vec<Value> = text
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
@@ -66,14 +82,38 @@ pub fn load(home: &Path, cwd: &Path, id: &str) -> Result<Resumed, ResumeError> {
         return Err(ResumeError::NotFound(id.to_owned()));
     }
     let (messages, context_at) = messages(&chain);
-    let (messages, interrupted) = repaired(messages);
+    let (messages, interrupted) = repaired(messages, ends_on_prompt(&chain));
+    let announced = chain
+        .iter()
+        .filter_map(|r| r["attachment"]["type"].as_str().map(str::to_owned))
+        .collect();
     Ok(Resumed {
+        path,
+        announced,
         tip: tip_kept(&chain, &messages),
         chain,
         messages,
         context_at,
         interrupted,
     })
+}
+
+/// Where session `id` is kept: this project's folder first, then any other project's (recorded:
+/// 2.1.235 resumes a session another folder holds, and goes on writing there).
+fn find(home: &Path, cwd: &Path, id: &str) -> Option<std::path::PathBuf> {
+    let here = super::path(home, cwd, id);
+    if here.is_file() {
+        return Some(here);
+    }
+    let projects = home.join(".claude/projects");
+    let mut found: Vec<std::path::PathBuf> = std::fs::read_dir(projects)
+        .ok()?
+        .flatten()
+        .map(|e| e.path().join(format!("{id}.jsonl")))
+        .filter(|p| p.is_file())
+        .collect();
+    found.sort();
+    found.into_iter().next()
 }
 
 /// The last conversational record of the file at `path`, which the next record chains to.
@@ -129,6 +169,24 @@ fn chain(records: &[Value]) -> Vec<Value> {
     }
     out.reverse();
     out
+}
+
+/// Whether the conversation's last record is the user's prompt itself (not a result, a
+/// reminder or an answer), leaving aside a call with no result, which the repair drops.
+fn ends_on_prompt(chain: &[Value]) -> bool {
+    let last = chain.iter().rev().find(|r| {
+        let calls_only = r["type"] == "assistant"
+            && r["message"]["content"]
+                .as_array()
+                .is_some_and(|b| !b.is_empty() && b.iter().all(|b| b["type"] == "tool_use"));
+        !calls_only
+    });
+    // A prompt's record says where it came from; an interruption's note does not.
+    last.is_some_and(|r| {
+        r["type"] == "user"
+            && r["isMeta"] != true
+            && (r["message"]["content"].is_string() || r.get("promptSource").is_some())
+    })
 }
 
 /// The chain's last record that the repaired messages still carry: a call the repair dropped
@@ -231,7 +289,7 @@ fn messages(chain: &[Value]) -> (Vec<Value>, usize) {
 /// `session.recoverable`): a call with no result is dropped, messages of one role that end up
 /// side by side are merged, and when it ends with the user's side the meta note to continue
 /// joins that message and a synthetic answer closes it.
-fn repaired(messages: Vec<Value>) -> (Vec<Value>, bool) {
+fn repaired(messages: Vec<Value>, on_prompt: bool) -> (Vec<Value>, Option<Interrupted>) {
     let answered: std::collections::HashSet<String> = messages
         .iter()
         .filter(|m| m["role"] == "user")
@@ -258,13 +316,18 @@ fn repaired(messages: Vec<Value>) -> (Vec<Value>, bool) {
             _ => out.push(m),
         }
     }
-    let interrupted = out.last().is_some_and(|m| m["role"] == "user");
-    if interrupted {
+    if out.last().is_none_or(|m| m["role"] != "user") {
+        return (out, None);
+    }
+    let kind = if on_prompt {
+        Interrupted::Prompt
+    } else {
         let last = out.last_mut().expect("checked");
         merge_into(last, vec![json!({"type": "text", "text": CONTINUE})]);
-        out.push(json!({"role": "assistant", "content": [{"type": "text", "text": NO_RESPONSE}]}));
-    }
-    (out, interrupted)
+        Interrupted::Turn
+    };
+    out.push(json!({"role": "assistant", "content": [{"type": "text", "text": NO_RESPONSE}]}));
+    (out, Some(kind))
 }
 
 /// `blocks` appended to `message`'s content: text after text gains the newline 2.1.235's merge

@@ -44,7 +44,7 @@ struct State {
     copied: Vec<Value>,
     /// The resumed conversation stopped mid-turn: its repair is written after the next
     /// prompt's queue records.
-    owes_interruption: bool,
+    owes_interruption: Option<super::Interrupted>,
     /// SIGTERM arrived: what the turn writes from now on says it was ended by a shutdown.
     shutting_down: bool,
 }
@@ -112,12 +112,20 @@ impl Writer {
 
     /// The resumed conversation stopped mid-turn: the next prompt is preceded by the meta note
     /// to continue and the synthetic answer to it, as 2.1.235 records its repair.
-    pub fn owe_interruption(&self) {
-        self.state().owes_interruption = true;
+    pub fn owe_interruption(&self, kind: super::Interrupted) {
+        self.state().owes_interruption = Some(kind);
     }
 
-    /// The repair itself, under the prompt that follows it.
-    fn interruption(&self, prompt_id: &Option<String>) {
+    /// The repair itself, under the prompt that follows it: the note to continue (a turn, not
+    /// a bare prompt, was left), then the synthetic answer.
+    fn interruption(&self, kind: super::Interrupted, prompt_id: &Option<String>) {
+        if kind == super::Interrupted::Turn {
+            self.continue_note(prompt_id);
+        }
+        self.synthetic_answer();
+    }
+
+    fn continue_note(&self, prompt_id: &Option<String>) {
         let mut head = Map::new();
         head.insert("promptId".into(), json!(prompt_id));
         head.insert("type".into(), json!("user"));
@@ -127,6 +135,9 @@ impl Writer {
         );
         head.insert("isMeta".into(), json!(true));
         self.chained(head, Map::new());
+    }
+
+    fn synthetic_answer(&self) {
         let mut head = Map::new();
         head.insert("type".into(), json!("assistant"));
         let mut tail = Map::new();
@@ -174,10 +185,13 @@ impl Writer {
                 let mut state = self.state();
                 state.prompt_id = Some(uuid());
                 state.last_prompt = Some(text);
-                std::mem::take(&mut state.owes_interruption).then(|| state.prompt_id.clone())
+                state
+                    .owes_interruption
+                    .take()
+                    .map(|kind| (kind, state.prompt_id.clone()))
             };
-            if let Some(prompt_id) = owed {
-                self.interruption(&prompt_id);
+            if let Some((kind, prompt_id)) = owed {
+                self.interruption(kind, &prompt_id);
             }
             tail.insert("permissionMode".into(), json!(mode));
             tail.insert("promptSource".into(), json!("sdk"));
