@@ -532,11 +532,15 @@ impl<'a> Session<'a> {
             &config.session_id,
             text,
         );
-        startup::settle(
-            Some(startup::title(super::client(config), body)),
-            std::time::Duration::from_secs(2),
-        )
-        .await;
+        let title = startup::title(super::client(config), body);
+        // Kept only when it comes in time, first in the file (2.1.235's order).
+        if let Ok(Ok(Some(title))) =
+            tokio::time::timeout(std::time::Duration::from_secs(2), title).await
+        {
+            if let Some(file) = &self.out.transcript {
+                file.ai_title(&title);
+            }
+        }
     }
 
     /// `-p`: background tasks still owe the model their end. Each ending is a prompt of its own,

@@ -130,18 +130,22 @@ pub fn title_request(model: &str, session_id: &str, prompt: &str) -> Value {
     })
 }
 
-/// Asks for the title; the session does not use it (it keeps no session list), and a failure
-/// costs nothing.
-pub fn title(client: Client, body: Value) -> tokio::task::JoinHandle<()> {
+/// Asks for the title: the answer's `title` (its text when that is not the JSON asked for),
+/// which the session keeps in its file; a failure is no title.
+pub fn title(client: Client, body: Value) -> tokio::task::JoinHandle<Option<String>> {
     let mut client = client.with_role(Role::Helper);
     client.max_retries = 0;
     tokio::spawn(async move {
-        let _ = client.send(&body, |_, _, _| {}, |_| {}).await;
+        let answer = client.send(&body, |_, _, _| {}, |_| {}).await.ok()?;
+        let text = answer.message.text();
+        let title = serde_json::from_str::<Value>(&text)
+            .ok()
+            .and_then(|v| v["title"].as_str().map(str::to_owned))
+            .unwrap_or(text);
+        (!title.trim().is_empty()).then_some(title)
     })
 }
 
-/// Waits for a start-up request before the first loop request, so the API sees them in 2.1.235's
-/// order; never longer than `cap`.
 pub async fn settle(handle: Option<tokio::task::JoinHandle<()>>, cap: Duration) {
     if let Some(handle) = handle {
         let _ = tokio::time::timeout(cap, handle).await;

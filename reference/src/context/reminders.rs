@@ -14,6 +14,17 @@ pub fn total_tokens(left: u64) -> String {
     )
 }
 
+/// The heading of the deferred tools' listing (tool search), before one name a line.
+pub const DEFERRED_TOOLS_HEADING: &str = "These tools exist but their schemas are not loaded yet; load them with ToolSearch (query \"select:<name>[,<name>...]\") before calling them:\n";
+
+/// The listing of tools whose schemas are not sent until ToolSearch loads them.
+pub fn deferred_tools(names: &[&str]) -> String {
+    format!(
+        "<system-reminder>\n{DEFERRED_TOOLS_HEADING}{}\n</system-reminder>",
+        names.join("\n")
+    )
+}
+
 /// The budget of one loop: whole at each prompt, less what the conversation has grown by since.
 /// "Grown by" is the last answer's input, cache and output tokens minus their sum when the
 /// prompt arrived, and never shrinks within a prompt (2.1.235's padded countdown).

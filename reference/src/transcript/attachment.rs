@@ -35,6 +35,12 @@ pub fn of_reminder(text: &str) -> Value {
         return json!({"type": "agent_listing_delta", "addedTypes": types, "addedLines": lines,
                       "removedTypes": [], "isInitial": true, "showConcurrencyNote": true});
     }
+    if let Some(body) = inner.strip_prefix(crate::context::reminders::DEFERRED_TOOLS_HEADING) {
+        let names: Vec<&str> = body.lines().collect();
+        return json!({"type": "deferred_tools_delta", "addedNames": names, "addedLines": names,
+                      "removedNames": [], "readdedNames": [], "pendingMcpServers": [],
+                      "needsAuthMcpServers": []});
+    }
     if let Some(body) = inner.strip_prefix(SKILL_HEADING) {
         let names: Vec<&str> = body
             .lines()
@@ -72,6 +78,14 @@ pub fn reminder(attachment: &Value) -> Option<String> {
             "{SKILL_HEADING}{}",
             attachment["content"].as_str()?
         ))),
+        "deferred_tools_delta" => {
+            let names: Vec<&str> = attachment["addedNames"]
+                .as_array()?
+                .iter()
+                .filter_map(Value::as_str)
+                .collect();
+            Some(crate::context::reminders::deferred_tools(&names))
+        }
         "reminder" => attachment["content"].as_str().map(str::to_owned),
         _ => None,
     }
@@ -87,7 +101,8 @@ mod tests {
         let agents = crate::context::builtins::agent_listing();
         let skills = format!("{OPEN}{SKILL_HEADING}- a: one\n- b: two{CLOSE}");
         let other = format!("{OPEN}something else{CLOSE}");
-        for text in [&budget, &agents, &skills, &other] {
+        let deferred = crate::context::reminders::deferred_tools(&["CronCreate", "WebFetch"]);
+        for text in [&budget, &agents, &skills, &other, &deferred] {
             let a = of_reminder(text);
             assert_eq!(reminder(&a).as_deref(), Some(text.as_str()), "{a}");
         }
@@ -95,6 +110,10 @@ mod tests {
         assert_eq!(of_reminder(&agents)["type"], "agent_listing_delta");
         assert_eq!(of_reminder(&skills)["names"], json!(["a", "b"]));
         assert_eq!(of_reminder(&other)["type"], "reminder");
+        assert_eq!(
+            of_reminder(&deferred)["addedNames"],
+            json!(["CronCreate", "WebFetch"])
+        );
     }
 
     #[test]

@@ -71,8 +71,7 @@ pub fn load(home: &Path, cwd: &Path, id: &str) -> Result<Resumed, ResumeError> {
         return Err(ResumeError::NotAnId(id.to_owned()));
     }
     let path = find(home, cwd, id).ok_or_else(|| ResumeError::NotFound(id.to_owned()))?;
-    let text =
-        std::fs::read_to_string(&path).map_err(|_| ResumeError::NotFound(id.to_owned()))?;
+    let text = std::fs::read_to_string(&path).map_err(|_| ResumeError::NotFound(id.to_owned()))?;
     let records: Vec<Value> = text
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
@@ -436,33 +435,31 @@ mod tests {
     #[test]
     fn a_turn_the_process_left_is_repaired_as_2_1_235_repairs_it() {
         let user = |c: Value| json!({"role": "user", "content": c});
+        let prompt = || user(json!([{"type": "text", "text": "Log it."}]));
         let call = json!({"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {}}]});
-        // Killed while the call ran: the call goes, the prompt is told to continue.
-        let (m, interrupted) = repaired(vec![
-            user(json!([{"type": "text", "text": "Log it."}])),
-            call.clone(),
-        ]);
-        assert!(interrupted);
+        // Killed while the call ran: the call goes, the prompt's turn is told to continue.
+        let (m, interrupted) = repaired(vec![prompt(), call.clone()], false);
+        assert_eq!(interrupted, Some(Interrupted::Turn));
         assert_eq!(m.len(), 2);
         assert_eq!(m[0]["content"][0]["text"], "Log it.\n");
         assert_eq!(m[0]["content"][1]["text"], CONTINUE);
         assert_eq!(m[1]["content"][0]["text"], NO_RESPONSE);
         // Killed after the result went out: the result stays, the note joins it.
         let result = user(json!([{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]));
-        let (m, interrupted) = repaired(vec![
-            user(json!([{"type": "text", "text": "Log it."}])),
-            call.clone(),
-            result,
-        ]);
-        assert!(interrupted);
+        let (m, interrupted) = repaired(vec![prompt(), call, result], false);
+        assert_eq!(interrupted, Some(Interrupted::Turn));
         assert_eq!(m.len(), 4);
         assert_eq!(m[2]["content"][1]["text"], CONTINUE);
         // A finished turn is left alone.
         let answer = json!({"role": "assistant", "content": [{"type": "text", "text": "DONE"}]});
-        let (m, interrupted) =
-            repaired(vec![user(json!([{"type": "text", "text": "Hi."}])), answer]);
-        assert!(!interrupted);
+        let (m, interrupted) = repaired(vec![prompt(), answer], false);
+        assert_eq!(interrupted, None);
         assert_eq!(m.len(), 2);
+        // Stopped on the prompt itself: only the synthetic answer follows it.
+        let (m, interrupted) = repaired(vec![prompt()], true);
+        assert_eq!(interrupted, Some(Interrupted::Prompt));
+        assert_eq!(m[0]["content"].as_array().unwrap().len(), 1);
+        assert_eq!(m[1]["content"][0]["text"], NO_RESPONSE);
     }
 
     #[test]

@@ -304,6 +304,13 @@ impl Writer {
         self.chained(head, tail);
     }
 
+    /// The session's title, as the small model named it.
+    pub fn ai_title(&self, title: &str) {
+        self.append(
+            &json!({"type": "ai-title", "aiTitle": title, "sessionId": self.who.session_id}),
+        );
+    }
+
     /// The session's last prompt and where its conversation ends, as the session closes (a
     /// sidechain has no such record).
     pub fn close(&self) {

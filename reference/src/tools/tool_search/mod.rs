@@ -212,10 +212,7 @@ pub fn listing(offered: &[&dyn Tool], mcp: &[McpTool]) -> Option<String> {
         return None;
     }
     names.sort_unstable();
-    Some(format!(
-        "<system-reminder>\nThese tools exist but their schemas are not loaded yet; load them with {NAME} (query \"select:<name>[,<name>...]\") before calling them:\n{}\n</system-reminder>",
-        names.join("\n")
-    ))
+    Some(crate::context::reminders::deferred_tools(&names))
 }
 
 fn is_deferred_builtin(name: &str) -> bool {
