@@ -33,8 +33,13 @@ impl SessionFile {
         self.path.ends_with(".jsonl") && self.path.matches('/').count() == 1
     }
 
-    /// Its records: one JSON value a line; a line that does not parse is kept as a string.
+    /// Its records: one JSON value a line (a `.json` file is one value); a line that does not
+    /// parse is kept as a string.
     pub fn records(&self) -> Vec<Value> {
+        if self.path.ends_with(".json") {
+            return vec![serde_json::from_str(&self.text)
+                .unwrap_or_else(|_| Value::String(self.text.clone()))];
+        }
         self.text
             .lines()
             .filter(|l| !l.trim().is_empty())

@@ -29,6 +29,17 @@ pub(super) fn sessions(run: &RunOutcome, out: &mut String) {
         .collect();
     files.sort_by(|a, b| a.0.cmp(&b.0));
     for (path, file) in files {
+        if !(file.path.ends_with(".jsonl") || file.path.ends_with(".json")) {
+            // A script or other text kept beside the records: its size only.
+            writeln!(
+                out,
+                "  {}: {} lines",
+                redact(run, &path),
+                file.text.lines().count()
+            )
+            .unwrap();
+            continue;
+        }
         let records = crate::sessions::normalize(&file.records(), &names);
         writeln!(out, "  {}: {} records", redact(run, &path), records.len()).unwrap();
         let mut shapes: Vec<(String, Vec<String>)> = Vec::new();
@@ -63,6 +74,9 @@ fn summary(r: &Value) -> String {
                 "data {}",
                 o.iter()
                     .map(|(k, v)| match v.to_string() {
+                        // Clocks and a run's fresh task id differ from run to run.
+                        _ if k.ends_with("Time") || k.ends_with("Ms") => format!("{k}={{n}}"),
+                        _ if k == "taskId" => format!("{k}={{task_id}}"),
                         t if t.chars().count() <= 60 => format!("{k}={t}"),
                         t => format!("{k}=({} chars)", t.chars().count()),
                     })

@@ -379,7 +379,7 @@ impl Tally {
 
 /// The agent's sidechain file in the session's folder, with its `.meta.json`, and the task's
 /// output file a link to it: 2.1.235's TaskOutput shows a running agent's transcript. Without
-/// persistence the output file is the transcript itself.
+/// persistence, and for a workflow's agent, the output file is the transcript itself.
 fn sidechain(agents: &Agents, launch: &Launch) -> crate::transcript::Writer {
     let config = &agents.config;
     let who = crate::transcript::write::Identity {
@@ -389,7 +389,11 @@ fn sidechain(agents: &Agents, launch: &Launch) -> crate::transcript::Writer {
         git_branch: crate::transcript::write::git_branch(&launch.cwd),
         entrypoint: "sdk-cli".into(),
     };
-    let path = if config.persist {
+    let path = if launch.agent_type == agents::WORKFLOW_AGENT_TYPE {
+        // A workflow's agent keeps its sidechain in the run's folder, beside the metadata the
+        // run writes (`workflow::spawn`).
+        launch.output_file.clone()
+    } else if config.persist {
         let file = crate::transcript::sidechain_path(
             &config.home,
             &config.cwd,
