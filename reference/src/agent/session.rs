@@ -336,6 +336,8 @@ impl<'a> Session<'a> {
         ctx.agents = Some(agents(config, &out, first.child));
         // A resumed conversation: its messages as they were sent, the context block in its
         // first one again; its listings were made then and are not made again.
+        // A resumed session was named when it began (recorded: 2.1.235 asks for no title).
+        let titled = resumed.is_some();
         let (messages, first_context) = match resumed {
             Some(resumed) => {
                 if let Some(file) = &out.transcript {
@@ -395,7 +397,7 @@ impl<'a> Session<'a> {
             interrupt_probe: None,
             preconnect: None,
             lookups: Default::default(),
-            titled: false,
+            titled,
             init_owed: true,
             term: Default::default(),
             out,
@@ -458,9 +460,32 @@ impl<'a> Session<'a> {
         content.extend(context);
         content.append(&mut self.pending);
         content.extend(prompt);
-        self.messages
-            .push(json!({"role": "user", "content": content}));
+        self.push_user(content);
         Turn::new(self).run().await
+    }
+
+    /// A prompt's message. After a resumed Brief turn that ended on its delivery the history
+    /// ends with that result: the prompt joins its message, the reminders inside the result as
+    /// a round's would be (recorded on 2.1.235), so the roles still alternate.
+    fn push_user(&mut self, content: Vec<Value>) {
+        let Some(last) = self.messages.last_mut().filter(|m| m["role"] == "user") else {
+            self.messages
+                .push(json!({"role": "user", "content": content}));
+            return;
+        };
+        let (reminders, rest): (Vec<Value>, Vec<Value>) = content.into_iter().partition(|b| {
+            b["text"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("<system-reminder>"))
+        });
+        let reminders: Vec<String> = reminders
+            .iter()
+            .filter_map(|b| b["text"].as_str().map(str::to_owned))
+            .collect();
+        if let Some(blocks) = last["content"].as_array_mut() {
+            context::reminders::append_to_round(blocks, &reminders);
+            blocks.extend(rest);
+        }
     }
 
     /// The UserPromptSubmit hooks of a prompt the user sent.

@@ -315,7 +315,7 @@ fn repaired(messages: Vec<Value>, on_prompt: bool) -> (Vec<Value>, Option<Interr
             _ => out.push(m),
         }
     }
-    if out.last().is_none_or(|m| m["role"] != "user") {
+    if out.last().is_none_or(|m| m["role"] != "user") || delivered(&out) {
         return (out, None);
     }
     let kind = if on_prompt {
@@ -327,6 +327,25 @@ fn repaired(messages: Vec<Value>, on_prompt: bool) -> (Vec<Value>, Option<Interr
     };
     out.push(json!({"role": "assistant", "content": [{"type": "text", "text": NO_RESPONSE}]}));
     (out, Some(kind))
+}
+
+/// Whether the conversation ends on a Brief delivery's result: `SendUserMessage` is how a Brief
+/// turn answers, so a turn that ended on it is not an interrupted one (recorded on 2.1.235: no
+/// repair, the next prompt joins that result's message).
+fn delivered(messages: &[Value]) -> bool {
+    let [.., asked, last] = messages else {
+        return false;
+    };
+    let last_result = last["content"]
+        .as_array()
+        .and_then(|c| c.iter().rev().find(|b| b["type"] == "tool_result"));
+    let Some(id) = last_result.and_then(|b| b["tool_use_id"].as_str()) else {
+        return false;
+    };
+    asked["content"].as_array().is_some_and(|c| {
+        c.iter()
+            .any(|b| b["id"] == id && b["name"] == "SendUserMessage")
+    })
 }
 
 /// `blocks` appended to `message`'s content: text after text gains the newline 2.1.235's merge
@@ -460,6 +479,14 @@ mod tests {
         assert_eq!(interrupted, Some(Interrupted::Prompt));
         assert_eq!(m[0]["content"].as_array().unwrap().len(), 1);
         assert_eq!(m[1]["content"][0]["text"], NO_RESPONSE);
+        // A Brief turn that ended on its delivery answered: nothing to repair.
+        let send = json!({"role": "assistant", "content": [{"type": "tool_use", "id": "s1", "name": "SendUserMessage", "input": {}}]});
+        let delivery = user(
+            json!([{"type": "tool_result", "tool_use_id": "s1", "content": "Message delivered to user."}]),
+        );
+        let (m, interrupted) = repaired(vec![prompt(), send, delivery], false);
+        assert_eq!(interrupted, None);
+        assert_eq!(m.len(), 3);
     }
 
     #[test]
