@@ -78,6 +78,15 @@ fn summary(r: &Value) -> String {
                         _ if k.ends_with("Time") || k.ends_with("Ms") => format!("{k}={{n}}"),
                         _ if k == "taskId" => format!("{k}={{task_id}}"),
                         t if t.chars().count() <= 60 => format!("{k}={t}"),
+                        // A long structure by its shape: what is inside may hold clocks.
+                        _ if v.is_object() => format!(
+                            "{k}={{{}}}",
+                            v.as_object()
+                                .map(|o| o.keys().cloned().collect::<Vec<_>>().join(", "))
+                                .unwrap_or_default()
+                        ),
+                        _ if v.is_array() =>
+                            format!("{k}=[{} items]", v.as_array().map_or(0, Vec::len)),
                         t => format!("{k}=({} chars)", t.chars().count()),
                     })
                     .collect::<Vec<_>>()
