@@ -126,12 +126,9 @@ impl Writer {
     }
 
     fn continue_note(&self, prompt_id: &Option<String>) {
-        let mut head = Map::new();
-        head.insert("promptId".into(), json!(prompt_id));
-        head.insert("type".into(), json!("user"));
-        head.insert(
-            "message".into(),
-            json!({"role": "user", "content": [{"type": "text", "text": super::resume::CONTINUE}]}),
+        let mut head = self.user_head(
+            &prompt_id,
+            json!([{"type": "text", "text": super::resume::CONTINUE}]),
         );
         head.insert("isMeta".into(), json!(true));
         self.chained(head, Map::new());
@@ -197,16 +194,22 @@ impl Writer {
             tail.insert("promptSource".into(), json!("sdk"));
         }
         let prompt_id = self.state().prompt_id.clone();
+        let head = self.user_head(&prompt_id, json!(message_content));
+        self.chained(head, tail);
+        self.reminders(reminders);
+    }
+
+    /// The opening keys of a user record: its prompt, its agent (a sidechain's), its message.
+    fn user_head(&self, prompt_id: &Option<String>, content: Value) -> Map<String, Value> {
         let mut head = Map::new();
         head.insert("promptId".into(), json!(prompt_id));
         self.agent_id(&mut head);
         head.insert("type".into(), json!("user"));
         head.insert(
             "message".into(),
-            json!({"role": "user", "content": message_content}),
+            json!({"role": "user", "content": content}),
         );
-        self.chained(head, tail);
-        self.reminders(reminders);
+        head
     }
 
     /// A sidechain's records name their agent right after the keys that open them.
@@ -257,13 +260,7 @@ impl Writer {
     /// tool ran), as 2.1.235 records it.
     pub fn interrupted_by_shutdown(&self, text: &str) {
         let prompt_id = self.state().prompt_id.clone();
-        let mut head = Map::new();
-        head.insert("promptId".into(), json!(prompt_id));
-        head.insert("type".into(), json!("user"));
-        head.insert(
-            "message".into(),
-            json!({"role": "user", "content": [{"type": "text", "text": text}]}),
-        );
+        let head = self.user_head(&prompt_id, json!([{"type": "text", "text": text}]));
         let mut tail = Map::new();
         tail.insert("interruptedByShutdown".into(), json!(true));
         self.chained(head, tail);
@@ -282,14 +279,7 @@ impl Writer {
                 state.shutting_down,
             )
         };
-        let mut head = Map::new();
-        head.insert("promptId".into(), json!(prompt_id));
-        self.agent_id(&mut head);
-        head.insert("type".into(), json!("user"));
-        head.insert(
-            "message".into(),
-            json!({"role": "user", "content": [block]}),
-        );
+        let head = self.user_head(&prompt_id, json!([block]));
         let mut tail = Map::new();
         if let Some(structured) = structured {
             tail.insert("toolUseResult".into(), structured.clone());
