@@ -205,9 +205,17 @@ pub struct StepRun {
 }
 
 impl StepRun {
-    /// The session id the step reported: the first stdout event that carries one.
+    /// The session id the step reported: the first stdout event that carries one; at a
+    /// terminal, which prints no events, the id its command line gave (`--session-id`, or the
+    /// session `--resume` went on with).
     pub fn session_id(&self) -> Option<String> {
-        reported_session(&self.stdout)
+        reported_session(&self.stdout).or_else(|| {
+            let args = &self.command;
+            ["--session-id", "--resume"].iter().find_map(|flag| {
+                let at = args.iter().position(|a| a == flag)?;
+                args.get(at + 1).cloned()
+            })
+        })
     }
 }
 
