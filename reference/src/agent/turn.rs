@@ -111,7 +111,7 @@ impl<'s, 'a> Turn<'s, 'a> {
                 answer = send => answer,
                 () = term.asked() => {
                     drop(streaming);
-                    return self.terminated();
+                    return self.terminated(crate::transcript::write::INTERRUPTED, "aborted_streaming");
                 }
             };
             drop(streaming);
@@ -189,7 +189,8 @@ impl<'s, 'a> Turn<'s, 'a> {
             if interrupted && term.requested() {
                 // A call the shutdown stopped is no permission denial (2.1.235 reports none).
                 self.denials.truncate(denials_before);
-                return self.terminated_in_tools(stop_reason);
+                // The answer's stop reason is the turn's newest (`last_stop`).
+                return self.terminated(INTERRUPTED_FOR_TOOL, "aborted_tools");
             }
             if interrupted {
                 // The user stopped the turn: the results wait for the next prompt, with a note.
@@ -426,14 +427,15 @@ impl<'s, 'a> Turn<'s, 'a> {
         (blocks, interrupted)
     }
 
-    /// SIGTERM while the request streamed: the turn ends as an interrupted one, its result is
-    /// printed, the file closed, and the process exits as terminated.
-    fn terminated(mut self) -> i32 {
+    /// SIGTERM while the turn was in flight: it ends as one the user interrupted (`note` says
+    /// where: the streaming request, or the round's tools, which were stopped and their calls
+    /// rejected), its result is printed, the file closed, and the process exits as terminated.
+    fn terminated(mut self, note: &str, terminal_reason: &'static str) -> i32 {
         let s = &mut *self.session;
-        s.out
-            .event(&s.out.synthetic_text(crate::transcript::write::INTERRUPTED));
-        if let Some(file) = &s.out.transcript {
-            file.interrupted_by_shutdown(crate::transcript::write::INTERRUPTED);
+        s.out.event(&s.out.synthetic_text(note));
+        let file = s.out.transcript.clone();
+        if let Some(file) = &file {
+            file.interrupted_by_shutdown(note);
         }
         self.users += 1;
         let stop = self.last_stop.clone();
@@ -441,42 +443,13 @@ impl<'s, 'a> Turn<'s, 'a> {
             "[ede_diagnostic] result_type=user last_content_type=n/a stop_reason={}",
             stop.as_deref().unwrap_or("null")
         );
-        let out_file = self.session.out.transcript.clone();
         self.finish(ResultFields {
             subtype: "error_during_execution",
             is_error: true,
-            terminal_reason: "aborted_streaming",
+            terminal_reason,
             stop_reason: stop,
             text: None,
             errors: Some(errors),
-        });
-        if let Some(file) = out_file {
-            file.close();
-        }
-        std::process::exit(super::termination::TERMINATED)
-    }
-
-    /// SIGTERM while the round's tools ran: they were stopped and their calls rejected; the turn
-    /// ends as one the user interrupted for tool use, the file is closed, the process exits.
-    fn terminated_in_tools(self, stop_reason: Option<String>) -> i32 {
-        let s = &*self.session;
-        s.out.event(&s.out.synthetic_text(INTERRUPTED_FOR_TOOL));
-        let file = s.out.transcript.clone();
-        if let Some(file) = &file {
-            file.interrupted_by_shutdown(INTERRUPTED_FOR_TOOL);
-        }
-        let mut turn = self;
-        turn.users += 1;
-        turn.finish(ResultFields {
-            subtype: "error_during_execution",
-            is_error: true,
-            terminal_reason: "aborted_tools",
-            stop_reason,
-            text: None,
-            errors: Some(
-                "[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=tool_use"
-                    .into(),
-            ),
         });
         if let Some(file) = file {
             file.close();
