@@ -56,14 +56,20 @@ pub fn of_reminder(text: &str) -> Value {
 /// not send (2.1.235's own bookkeeping).
 pub fn reminder(attachment: &Value) -> Option<String> {
     let wrap = |inner: &str| format!("{OPEN}{inner}{CLOSE}");
-    match attachment["type"].as_str()? {
-        "total_tokens_reminder" => Some(wrap(attachment["text"].as_str()?)),
-        "agent_listing_delta" => {
-            let lines: Vec<&str> = attachment["addedLines"]
+    // A list of names or lines, as the attachment keeps it.
+    let strings = |key: &str| -> Option<Vec<&str>> {
+        Some(
+            attachment[key]
                 .as_array()?
                 .iter()
                 .filter_map(Value::as_str)
-                .collect();
+                .collect(),
+        )
+    };
+    match attachment["type"].as_str()? {
+        "total_tokens_reminder" => Some(wrap(attachment["text"].as_str()?)),
+        "agent_listing_delta" => {
+            let lines = strings("addedLines")?;
             let trailer = if attachment["showConcurrencyNote"] == false {
                 ""
             } else {
@@ -78,14 +84,9 @@ pub fn reminder(attachment: &Value) -> Option<String> {
             "{SKILL_HEADING}{}",
             attachment["content"].as_str()?
         ))),
-        "deferred_tools_delta" => {
-            let names: Vec<&str> = attachment["addedNames"]
-                .as_array()?
-                .iter()
-                .filter_map(Value::as_str)
-                .collect();
-            Some(crate::context::reminders::deferred_tools(&names))
-        }
+        "deferred_tools_delta" => Some(crate::context::reminders::deferred_tools(&strings(
+            "addedNames",
+        )?)),
         "reminder" => attachment["content"].as_str().map(str::to_owned),
         _ => None,
     }

@@ -81,7 +81,9 @@ pub fn load(home: &Path, cwd: &Path, id: &str) -> Result<Resumed, ResumeError> {
         return Err(ResumeError::NotFound(id.to_owned()));
     }
     let (messages, context_at) = messages(&chain);
-    let (messages, interrupted) = repaired(messages, ends_on_prompt(&chain));
+    let last = last_kept(&chain);
+    let (messages, interrupted) = repaired(messages, last.is_some_and(is_prompt));
+    let tip = last.and_then(|r| r["uuid"].as_str()).map(str::to_owned);
     let announced = chain
         .iter()
         .filter_map(|r| r["attachment"]["type"].as_str().map(str::to_owned))
@@ -89,7 +91,7 @@ pub fn load(home: &Path, cwd: &Path, id: &str) -> Result<Resumed, ResumeError> {
     Ok(Resumed {
         path,
         announced,
-        tip: tip_kept(&chain, &messages),
+        tip,
         chain,
         messages,
         context_at,
@@ -100,7 +102,7 @@ pub fn load(home: &Path, cwd: &Path, id: &str) -> Result<Resumed, ResumeError> {
 /// Where session `id` is kept: this project's folder first, then any other project's (recorded:
 /// 2.1.235 resumes a session another folder holds, and goes on writing there).
 fn find(home: &Path, cwd: &Path, id: &str) -> Option<std::path::PathBuf> {
-    let here = super::path(home, cwd, id);
+    let here = crate::environment::session_file(home, cwd, id);
     if here.is_file() {
         return Some(here);
     }
@@ -170,32 +172,15 @@ fn chain(records: &[Value]) -> Vec<Value> {
     out
 }
 
-/// Whether the conversation's last record is the user's prompt itself (not a result, a
-/// reminder or an answer), leaving aside a call with no result, which the repair drops.
-fn ends_on_prompt(chain: &[Value]) -> bool {
-    let last = chain.iter().rev().find(|r| {
-        let calls_only = r["type"] == "assistant"
-            && r["message"]["content"]
-                .as_array()
-                .is_some_and(|b| !b.is_empty() && b.iter().all(|b| b["type"] == "tool_use"));
-        !calls_only
-    });
-    // A prompt's record says where it came from; an interruption's note does not.
-    last.is_some_and(|r| {
-        r["type"] == "user"
-            && r["isMeta"] != true
-            && (r["message"]["content"].is_string() || r.get("promptSource").is_some())
-    })
-}
-
-/// The chain's last record that the repaired messages still carry: a call the repair dropped
-/// (no result) is skipped, so what follows chains to the record before it, as in 2.1.235.
-fn tip_kept(chain: &[Value], messages: &[Value]) -> Option<String> {
-    let kept: std::collections::HashSet<&str> = messages
+/// The chain's last record the repair keeps: a call with no result is dropped (what follows
+/// chains to the record before it, as in 2.1.235), so an answer that only made such calls is
+/// passed over.
+fn last_kept(chain: &[Value]) -> Option<&Value> {
+    let answered: std::collections::HashSet<&str> = chain
         .iter()
-        .filter(|m| m["role"] == "assistant")
-        .flat_map(|m| m["content"].as_array().into_iter().flatten())
-        .filter_map(|b| b["id"].as_str())
+        .filter(|r| r["type"] == "user")
+        .flat_map(|r| r["message"]["content"].as_array().into_iter().flatten())
+        .filter_map(|b| b["tool_use_id"].as_str())
         .collect();
     let dropped = |r: &Value| {
         r["type"] == "assistant"
@@ -203,16 +188,19 @@ fn tip_kept(chain: &[Value], messages: &[Value]) -> Option<String> {
                 !blocks.is_empty()
                     && blocks.iter().all(|b| {
                         b["type"] == "tool_use"
-                            && !b["id"].as_str().is_some_and(|id| kept.contains(id))
+                            && !b["id"].as_str().is_some_and(|id| answered.contains(id))
                     })
             })
     };
-    chain
-        .iter()
-        .rev()
-        .find(|r| !dropped(r))
-        .and_then(|r| r["uuid"].as_str())
-        .map(str::to_owned)
+    chain.iter().rev().find(|r| !dropped(r))
+}
+
+/// Whether that record is the user's prompt itself (not a result, a reminder, an answer or an
+/// interruption's note: a prompt's record says where it came from).
+fn is_prompt(r: &Value) -> bool {
+    r["type"] == "user"
+        && r["isMeta"] != true
+        && (r["message"]["content"].is_string() || r.get("promptSource").is_some())
 }
 
 /// A user message being rebuilt: a prompt (its reminders go before it) or a round's results

@@ -127,7 +127,7 @@ impl Writer {
 
     fn continue_note(&self, prompt_id: &Option<String>) {
         let mut head = self.user_head(
-            &prompt_id,
+            prompt_id,
             json!([{"type": "text", "text": super::resume::CONTINUE}]),
         );
         head.insert("isMeta".into(), json!(true));
