@@ -394,7 +394,7 @@ fn sidechain(agents: &Agents, launch: &Launch) -> crate::transcript::Writer {
         // run writes (`workflow::spawn`).
         launch.output_file.clone()
     } else if config.persist {
-        let file = crate::transcript::sidechain_path(
+        let file = crate::environment::sidechain_file(
             &config.home,
             &config.cwd,
             &config.session_id,

@@ -216,7 +216,7 @@ fn writer(
     let own = match resumed {
         // A resume goes on in the file it read, wherever that was found.
         Some(r) if !config.resume.as_ref().is_some_and(|r| r.fork) => r.path.clone(),
-        _ => crate::transcript::path(&config.home, &config.cwd, &config.session_id),
+        _ => crate::environment::session_file(&config.home, &config.cwd, &config.session_id),
     };
     let path = config.persist.then_some(own);
     crate::transcript::Writer::new(

@@ -10,7 +10,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-pub use paths::{config_dir, cwd_slug, global_config, managed_settings, project_dir};
+pub use paths::{
+    config_dir, cwd_slug, global_config, managed_settings, project_dir, session_file,
+    sidechain_file,
+};
 
 /// What 2.1.235 puts in the environment of every process it starts (hooks, Bash commands):
 /// that they run under Claude Code, for which session, from which process and entrypoint.

@@ -47,6 +47,21 @@ pub fn project_dir(home: &Path, cwd: &Path) -> PathBuf {
     home.join(".claude/projects").join(cwd_slug(cwd))
 }
 
+/// The session file of `session_id` for a session in `cwd` (the transcript, the hooks'
+/// `transcript_path`).
+pub fn session_file(home: &Path, cwd: &Path, session_id: &str) -> PathBuf {
+    project_dir(home, cwd).join(format!("{session_id}.jsonl"))
+}
+
+/// A sub-agent's sidechain file: `<session id>/subagents/agent-<agent id>.jsonl` beside the
+/// session's own file.
+pub fn sidechain_file(home: &Path, cwd: &Path, session_id: &str, agent_id: &str) -> PathBuf {
+    project_dir(home, cwd)
+        .join(session_id)
+        .join("subagents")
+        .join(format!("agent-{agent_id}.jsonl"))
+}
+
 /// A directory as one path segment: every character but ASCII letters and digits becomes `-`.
 pub fn cwd_slug(cwd: &Path) -> String {
     cwd.display()

@@ -73,7 +73,7 @@ impl Session {
     /// Where 2.1.235 keeps the session's transcript (`transcript_path`): the session's file in
     /// the project's folder.
     pub fn transcript_path(&self) -> PathBuf {
-        crate::environment::project_dir(&self.home, &self.cwd).join(format!("{}.jsonl", self.id))
+        crate::environment::session_file(&self.home, &self.cwd, &self.id)
     }
 }
 

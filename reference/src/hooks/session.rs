@@ -152,10 +152,8 @@ impl Hooks {
             .as_ref()
             .map(|(id, _)| id.as_str())
             .unwrap_or_default();
-        let transcript = crate::environment::project_dir(&session.home, &session.cwd)
-            .join(&session.id)
-            .join("subagents")
-            .join(format!("agent-{id}.jsonl"));
+        let transcript =
+            crate::environment::sidechain_file(&session.home, &session.cwd, &session.id, id);
         self.fire(
             session,
             Event {

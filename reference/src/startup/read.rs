@@ -100,7 +100,9 @@ pub fn read(args: &Args) -> Result<Inputs, Stop> {
         .map(PathBuf::from)
         .unwrap_or_else(std::env::temp_dir);
     // Recorded on 2.1.235: a given id whose file exists is refused before anything runs.
-    if args.session_id.is_some() && crate::transcript::path(&home, &cwd, &session_id).exists() {
+    if args.session_id.is_some()
+        && crate::environment::session_file(&home, &cwd, &session_id).exists()
+    {
         return Err(Stop(format!(
             "Error: Session ID {session_id} is already in use.\n"
         )));

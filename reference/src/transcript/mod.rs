@@ -11,19 +11,3 @@ pub mod write;
 
 pub use resume::{Interrupted, ResumeError, Resumed};
 pub use write::Writer;
-
-use std::path::{Path, PathBuf};
-
-/// The session file of `session_id` for a session in `cwd`.
-pub fn path(home: &Path, cwd: &Path, session_id: &str) -> PathBuf {
-    crate::environment::project_dir(home, cwd).join(format!("{session_id}.jsonl"))
-}
-
-/// A sub-agent's sidechain file: `<session id>/subagents/agent-<agent id>.jsonl` beside the
-/// session's own file.
-pub fn sidechain_path(home: &Path, cwd: &Path, session_id: &str, agent_id: &str) -> PathBuf {
-    crate::environment::project_dir(home, cwd)
-        .join(session_id)
-        .join("subagents")
-        .join(format!("agent-{agent_id}.jsonl"))
-}
