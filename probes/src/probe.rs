@@ -224,19 +224,34 @@ fn builtin_checks(scenario: &Scenario, run: &RunOutcome) -> Vec<CheckOutcome> {
             .collect::<Vec<_>>()
             .join("\n")
     };
+    // Any start of the run: an earlier step's timeout is the run's too.
+    let timed_out = run
+        .steps
+        .iter()
+        .find(|s| s.timed_out)
+        .map(|s| {
+            (
+                format!("step `{}` ", s.name),
+                s.stdout.as_str(),
+                s.stderr.as_str(),
+            )
+        })
+        .or_else(|| {
+            run.timed_out
+                .then(|| (String::new(), run.stdout.as_str(), run.stderr.as_str()))
+        });
     out.push(CheckOutcome::new(
         "finished before the timeout",
-        !run.timed_out,
-        if run.timed_out {
-            format!(
-                "killed after {} ms with {} main-loop requests recorded\nstdout tail:\n{}\nstderr tail:\n{}",
+        timed_out.is_none(),
+        match timed_out {
+            Some((which, stdout, stderr)) => format!(
+                "{which}killed after {} ms with {} main-loop requests recorded\nstdout tail:\n{}\nstderr tail:\n{}",
                 scenario.timeout().as_millis(),
                 run.main_requests().len(),
-                tail(&run.stdout),
-                tail(&run.stderr)
-            )
-        } else {
-            String::new()
+                tail(stdout),
+                tail(stderr)
+            ),
+            None => String::new(),
         },
     ));
     out.push(CheckOutcome::new(

@@ -26,11 +26,7 @@ pub(super) fn transcript(spec: &CheckSpec, run: &RunOutcome) -> Result<(), Strin
             [] => Ok(()),
             files => Err(format!(
                 "{what} exists but should not: {}",
-                files
-                    .iter()
-                    .map(|f| f.path.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                paths(run, files)
             )),
         };
     }
@@ -41,10 +37,7 @@ pub(super) fn transcript(spec: &CheckSpec, run: &RunOutcome) -> Result<(), Strin
             return Err(format!(
                 "{what} names {} files, not one: {}",
                 many.len(),
-                many.iter()
-                    .map(|f| f.path.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                paths(run, many)
             ))
         }
     };
@@ -120,10 +113,15 @@ fn present(run: &RunOutcome) -> String {
     if run.sessions.is_empty() {
         return " (no session files at all)".into();
     }
-    let paths: Vec<String> = run
-        .sessions
+    let all: Vec<&SessionFile> = run.sessions.iter().collect();
+    format!(" (session files: {})", paths(run, &all))
+}
+
+/// Files' paths as a detail says them: the run's own places named.
+fn paths(run: &RunOutcome, files: &[&SessionFile]) -> String {
+    files
         .iter()
         .map(|f| run.places.redact(&f.path))
-        .collect();
-    format!(" (session files: {})", paths.join(", "))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

@@ -155,6 +155,12 @@ async fn run_unredacted(
                 stdin: driven.stdin.clone(),
             });
         }
+        let mut driven = driven;
+        if let Some((_, earlier)) = last.take() {
+            // What an earlier start flooded or left running stays a finding of the run.
+            driven.flooded.splice(0..0, earlier.flooded);
+            driven.mcp_survivors.splice(0..0, earlier.mcp_survivors);
+        }
         last = Some((command_line, driven));
     }
     let duration = started.elapsed();
