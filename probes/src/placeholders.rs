@@ -1,4 +1,5 @@
-//! `{cwd}`, `{home}`, `{cwd_slug}`, `{mcp_config}`, `{fake_lsp}` and `{hook_recorder}` in scenario files: the run's own
+//! `{cwd}`, `{home}`, `{cwd_slug}`, `{mcp_config}`, `{fake_lsp}`, `{hook_recorder}` and `{hook_log}`
+//! in scenario files: the run's own
 //! temporary directories and files, known only at run time.
 
 use serde_json::Value;
@@ -32,6 +33,19 @@ impl Places {
             .replace("{mcp_config}", &self.mcp_config)
             .replace("{fake_lsp}", &self.fake_lsp)
             .replace("{hook_recorder}", &self.hook_recorder)
+            .replace("{hook_log}", &self.hook_log())
+    }
+
+    /// `{hook_log}`: the file the hook recorder appends to, for an answer that must wait until a
+    /// hook the target does not wait for has run (`after = { file = "{hook_log}", … }`).
+    fn hook_log(&self) -> String {
+        if self.hook_recorder.is_empty() {
+            return String::new();
+        }
+        std::path::Path::new(&self.hook_recorder)
+            .with_file_name(crate::hooks::LOG)
+            .display()
+            .to_string()
     }
 
     /// A scripted value (a server's script, a mock's) with every string in it expanded.
@@ -99,5 +113,19 @@ mod tests {
         assert_eq!(v["file_path"], "/tmp/run-1/work/x");
         assert_eq!(v["n"], 1);
         assert_eq!(v["r"], "ababab");
+    }
+
+    #[test]
+    fn the_hook_log_sits_beside_the_recorder_and_only_when_there_is_one() {
+        let mut p = Places {
+            cwd: "/r/work".into(),
+            home: "/r/home".into(),
+            mcp_config: String::new(),
+            fake_lsp: String::new(),
+            hook_recorder: String::new(),
+        };
+        assert_eq!(p.expand("[{hook_log}]"), "[]");
+        p.hook_recorder = "/r/hook-recorder".into();
+        assert_eq!(p.expand("{hook_log}"), "/r/hooks.log");
     }
 }

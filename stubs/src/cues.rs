@@ -189,11 +189,15 @@ impl Cue {
         self.spec.request.or(self.spec.nth).unwrap_or(1)
     }
 
-    /// The file the cue waits on, with `fill` applied to its path (a `{capture:…}` in it).
+    /// The file the cue waits on and the text it waits for, with `fill` applied (a
+    /// `{capture:…}` in them, the run's places).
     fn filled(&self, fill: &impl Fn(&str) -> Result<String, String>) -> Result<Cue, String> {
         let mut cue = self.clone();
         if let Some(path) = &self.spec.file {
             cue.spec.file = Some(fill(path)?);
+        }
+        if let Some(text) = &self.spec.contains {
+            cue.spec.contains = Some(fill(text)?);
         }
         Ok(cue)
     }
@@ -280,7 +284,7 @@ impl After {
         (!cues.is_empty()).then_some(After { cues })
     }
 
-    /// The cues with `fill` applied to their file paths.
+    /// The cues with `fill` applied to their files and texts.
     pub fn filled(&self, fill: impl Fn(&str) -> Result<String, String>) -> Result<After, String> {
         let cues = self
             .cues

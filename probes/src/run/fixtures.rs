@@ -162,6 +162,11 @@ fn expand_turn(turn: &Turn, places: &Places, cwd: &Path) -> Turn {
                 content: places.expand(&w.content),
             })
             .collect(),
+        // A file the answer waits on may be in the run's places (`{hook_log}`, `{home}/…`).
+        after: turn.after.as_ref().map(|a| {
+            a.filled(|text| Ok(places.expand(text)))
+                .expect("expanding places cannot fail")
+        }),
         ..turn.clone()
     }
 }
