@@ -34,6 +34,10 @@ pub struct Turn {
     /// what the scenario is about (a timeout). A race is ordered by `after`, not by this.
     #[serde(default)]
     pub delay_ms: Option<u64>,
+    /// The request's size as the API reports it (`usage.input_tokens`), 10 when absent: how a
+    /// scenario brings a conversation near the model's context window without sending one.
+    #[serde(default)]
+    pub input_tokens: Option<u64>,
 }
 
 /// A second agent loop (a subagent, a workflow's `agent()` call): the requests whose first user
@@ -256,6 +260,11 @@ impl Turn {
         })
     }
 
+    /// What the API reports the request measured.
+    pub fn input_tokens(&self) -> u64 {
+        self.input_tokens.unwrap_or(10)
+    }
+
     /// A deterministic stand-in for token counts: one token per four bytes of content.
     pub fn output_tokens(&self) -> u64 {
         let bytes: usize = self
@@ -284,7 +293,7 @@ impl Turn {
 
     /// The final usage: with the search count when the API searched, as it reports it.
     pub fn final_usage(&self) -> Value {
-        let mut usage = usage(self.output_tokens());
+        let mut usage = usage(self.input_tokens(), self.output_tokens());
         let searches = self.web_search_requests();
         if searches > 0 {
             usage["server_tool_use"] = serde_json::json!({"web_search_requests": searches});
@@ -312,9 +321,9 @@ impl Block {
     }
 }
 
-pub(crate) fn usage(output_tokens: u64) -> Value {
+pub(crate) fn usage(input_tokens: u64, output_tokens: u64) -> Value {
     serde_json::json!({
-        "input_tokens": 10,
+        "input_tokens": input_tokens,
         "cache_creation_input_tokens": 0,
         "cache_read_input_tokens": 0,
         "output_tokens": output_tokens,

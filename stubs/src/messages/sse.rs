@@ -28,7 +28,7 @@ pub fn encode_turn(turn: &Turn, message_id: &str, model: &str) -> Vec<SseEvent> 
     let mut start = turn.message_json(message_id, model);
     start["content"] = json!([]);
     start["stop_reason"] = Value::Null;
-    start["usage"] = usage(1);
+    start["usage"] = usage(turn.input_tokens(), 1);
     events.push(SseEvent {
         name: "message_start",
         data: json!({"type": "message_start", "message": start}),
@@ -187,6 +187,29 @@ mod tests {
         assert_eq!(
             events[events.len() - 2].data["delta"]["stop_reason"],
             "tool_use"
+        );
+    }
+
+    #[test]
+    fn a_turn_reports_the_request_size_it_was_given_and_ten_otherwise() {
+        let sized = Turn {
+            text: Some("hi".into()),
+            input_tokens: Some(170_000),
+            ..Default::default()
+        };
+        let start = &encode_turn(&sized, "msg_1", "m")[0];
+        assert_eq!(start.data["message"]["usage"]["input_tokens"], 170_000);
+        assert_eq!(
+            sized.message_json("msg_1", "m")["usage"]["input_tokens"],
+            170_000
+        );
+        let plain = Turn {
+            text: Some("hi".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            encode_turn(&plain, "msg_1", "m")[0].data["message"]["usage"]["input_tokens"],
+            10
         );
     }
 
