@@ -57,6 +57,43 @@ pub struct Config {
     pub resume: Option<Resume>,
     /// Whether the session file is written (not with `--no-session-persistence`).
     pub persist: bool,
+    /// The host's own system prompt, from the command line or an SDK host's `initialize`.
+    pub system_prompt: SystemPrompt,
+    /// `--replay-user-messages`: each user message from stdin is echoed back.
+    pub replay_user_messages: bool,
+    /// `--include-partial-messages`: the API's own events as `stream_event` lines.
+    pub include_partial_messages: bool,
+    /// `--max-budget-usd`: the run ends once its cost reaches this.
+    pub max_budget_usd: Option<f64>,
+    /// `--thinking`, `--max-thinking-tokens`, `--thinking-display`, `--effort`.
+    pub thinking: Thinking,
+    /// `--json-schema`: the final answer comes through StructuredOutput.
+    pub json_schema: Option<serde_json::Value>,
+    /// `--betas` the CLI lets through.
+    pub betas: Vec<String>,
+}
+
+/// How the host asked the model to think (recorded on 2.1.235, sdk.invocation/thinking).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Thinking {
+    /// `--thinking disabled` or `--max-thinking-tokens 0`.
+    pub disabled: bool,
+    /// `--max-thinking-tokens`: the budget of a model that is given one.
+    pub budget: Option<u64>,
+    /// `--thinking-display`: `summarized` or `omitted`.
+    pub display: Option<String>,
+    /// `--effort`, for a model that decides how much to think.
+    pub effort: Option<String>,
+}
+
+/// What the host says of the system prompt (`--system-prompt[-file]`, `--append-system-prompt[-file]`,
+/// `initialize`'s `systemPrompt` and `appendSystemPrompt`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SystemPrompt {
+    /// Replaces ours after the identity line; empty leaves the identity line alone.
+    pub replace: Option<String>,
+    /// Ends the last block, after a blank line.
+    pub append: Option<String>,
 }
 
 /// A saved session to go on with.
@@ -80,6 +117,8 @@ pub struct Offer {
     pub tasks: bool,
     /// NotebookEdit (deferred under tool search: on offer, out of tools[] until loaded).
     pub notebook: bool,
+    /// StructuredOutput: the host gave a JSON Schema for the final answer (`--json-schema`).
+    pub structured_output: bool,
     /// LSP: registered once a language server is (from request 2 on, as in 2.1.235).
     pub lsp: bool,
     /// SendUserMessage: Brief mode is on.

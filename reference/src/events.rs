@@ -159,6 +159,21 @@ impl Output {
             "memory_paths": {"auto": memory_dir}, "fast_mode_state": "off",
             "fast_mode_disabled_reason": fast_mode_disabled_reason(),
         });
+        // `--betas` let through are announced after the key source (recorded:
+        // sdk.invocation/betas).
+        let betas = &crate::api::wire::get().extra_betas;
+        if !betas.is_empty() {
+            if let Some(map) = init.as_object_mut() {
+                let keys = std::mem::take(map);
+                for (key, value) in keys {
+                    let after = key == "apiKeySource";
+                    map.insert(key, value);
+                    if after {
+                        map.insert("betas".into(), json!(betas));
+                    }
+                }
+            }
+        }
         // With auto-memory off the key is absent, not null.
         if memory_dir.is_none() {
             if let Some(map) = init.as_object_mut() {
@@ -215,6 +230,23 @@ impl Output {
                 json!([{"id": block["tool_use_id"], "non_execution_kind": kind}]);
         }
         event
+    }
+
+    /// A request is about to go out (`--include-partial-messages`; recorded on 2.1.235).
+    pub fn requesting(&self) -> Value {
+        json!({"type": "system", "subtype": "status", "status": "requesting",
+               "uuid": uuid(), "session_id": self.session_id})
+    }
+
+    /// One of the API's own events as it arrived (`--include-partial-messages`), the first of a
+    /// request with the time to it.
+    pub fn stream_event(&self, event: &Value, ttft_ms: Option<u64>) -> Value {
+        let mut line = json!({"type": "stream_event", "event": event, "session_id": self.session_id,
+                              "parent_tool_use_id": null, "uuid": uuid()});
+        if let Some(ms) = ttft_ms {
+            line["ttft_ms"] = json!(ms);
+        }
+        line
     }
 
     /// The permission mode changed.
@@ -302,16 +334,29 @@ impl Output {
 
     /// The assistant message the CLI synthesizes when the API fails for good.
     pub fn api_error_message(&self, error: &ApiError, text: &str) -> Value {
+        let mut event = self.synthetic_answer(text, "stop_sequence");
+        event["error"] = json!(error.final_category());
+        event["is_api_error_message"] = json!(true);
+        event
+    }
+
+    /// An answer the client writes itself, no request behind it (an API error's text, a local
+    /// command's failure). `stop_sequence` says why it ended: an empty one for `stop_sequence`.
+    pub fn synthetic_answer(&self, text: &str, stop_reason: &str) -> Value {
+        let stop_sequence = if stop_reason == "stop_sequence" {
+            json!("")
+        } else {
+            Value::Null
+        };
         json!({
             "type": "assistant",
             "message": {
                 "diagnostics": null, "id": uuid(), "container": null, "model": "<synthetic>", "role": "assistant",
-                "stop_details": null, "stop_reason": "stop_sequence",
-                "stop_sequence": "", "type": "message", "usage": zero_usage(), "content": [{"type": "text", "text": text}],
+                "stop_details": null, "stop_reason": stop_reason,
+                "stop_sequence": stop_sequence, "type": "message", "usage": zero_usage(), "content": [{"type": "text", "text": text}],
                 "context_management": null,
             },
             "parent_tool_use_id": null, "session_id": self.session_id, "uuid": uuid(), "timestamp": timestamp(),
-            "error": error.final_category(), "is_api_error_message": true,
         })
     }
 }
@@ -432,6 +477,16 @@ fn tool_result_ids(event: &Value) -> Vec<String> {
         .filter(|b| b["type"] == "tool_result")
         .filter_map(|b| b["tool_use_id"].as_str().map(str::to_owned))
         .collect()
+}
+
+/// A user message shown back to an SDK host, marked `isReplay` (recorded on 2.1.235): the host's
+/// own (`--replay-user-messages`, keeping its `uuid`) or one the CLI says for it (`set_model`).
+pub fn replayed_user(session_id: &str, message: Value, uuid_given: Option<&str>) -> Value {
+    json!({
+        "type": "user", "message": message, "session_id": session_id,
+        "parent_tool_use_id": null, "uuid": uuid_given.map_or_else(uuid, str::to_owned),
+        "timestamp": timestamp(), "isReplay": true,
+    })
 }
 
 pub fn print_line(line: &str) {

@@ -29,3 +29,33 @@ pub fn string_map(v: &Value) -> BTreeMap<String, String> {
         .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned())))
         .collect()
 }
+
+/// A number as JavaScript's `String(n)` writes it: the shortest form that reads back, with an
+/// exponent below 1e-6 and from 1e21 on (`1e-7`, `0.000105`, `2.5`).
+pub fn js_number(n: f64) -> String {
+    if n == 0.0 {
+        // -0 too: JavaScript writes it "0".
+        return "0".into();
+    }
+    let magnitude = n.abs();
+    if n != 0.0 && !(1e-6..1e21).contains(&magnitude) {
+        return format!("{n:e}").replace("e", "e+").replace("e+-", "e-");
+    }
+    format!("{n}")
+}
+
+#[cfg(test)]
+mod js_number_tests {
+    use super::js_number;
+
+    #[test]
+    fn numbers_read_as_javascript_writes_them() {
+        assert_eq!(js_number(1e-7), "1e-7");
+        assert_eq!(js_number(1.5e-7), "1.5e-7");
+        assert_eq!(js_number(0.000105), "0.000105");
+        assert_eq!(js_number(2.5), "2.5");
+        assert_eq!(js_number(3.0), "3");
+        assert_eq!(js_number(1e21), "1e+21");
+        assert_eq!(js_number(-0.0), "0");
+    }
+}

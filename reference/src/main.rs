@@ -19,7 +19,11 @@ fn main() {
 fn real_main() -> i32 {
     let args = match cli::parse(std::env::args()) {
         Ok(args) => args,
-        Err(cli::UsageError(text)) => return usage(&text),
+        Err(cli::Refusal::Usage(cli::UsageError(text))) => return usage(&text),
+        Err(cli::Refusal::Help(text)) => {
+            print!("{text}");
+            return exit::SUCCESS;
+        }
     };
     if args.version {
         println!("{CONTRACT_VERSION} (claude-reference)");

@@ -10,6 +10,12 @@ not a request. Do not answer or act on it unless the user asks about it.";
 
 /// The blocks recording that `/name args` ran and printed `stdout`.
 pub fn record(name: &str, args: &str, stdout: &str) -> Vec<Value> {
+    record_to(name, args, "stdout", stdout)
+}
+
+/// The blocks recording that `/name args` ran and wrote `text` on `stream` (`stdout`, or
+/// `stderr` for a command that was refused).
+pub fn record_to(name: &str, args: &str, stream: &str, said: &str) -> Vec<Value> {
     let text = |t: String| json!({"type": "text", "text": t});
     vec![
         text(format!("<local-command-caveat>{CAVEAT}</local-command-caveat>\n")),
@@ -17,7 +23,7 @@ pub fn record(name: &str, args: &str, stdout: &str) -> Vec<Value> {
             "<command-name>/{name}</command-name>\n            <command-message>{name}</command-message>\n            <command-args>{args}</command-args>\n"
         )),
         text(format!(
-            "<local-command-stdout>{stdout}</local-command-stdout>\n"
+            "<local-command-{stream}>{said}</local-command-{stream}>\n"
         )),
     ]
 }

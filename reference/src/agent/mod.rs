@@ -1,9 +1,11 @@
 //! The agent loop and what it prints.
 
 mod child;
+mod compact;
 mod heartbeat;
 mod local_command;
 mod opening;
+mod overrides;
 pub mod prompt;
 mod remote;
 mod session;

@@ -23,15 +23,18 @@ use crate::vocab::Mode;
 
 /// Runs the session and returns the process exit status. MCP servers are started first (after
 /// configuration, trust and policy) and shut down on every way out.
-pub async fn run(config: Config) -> i32 {
+pub async fn run(mut config: Config) -> i32 {
     let started = Instant::now();
-    wire::init(wire::Wire::for_session(
-        &config.base_url,
-        config.api_key.is_none() && config.oauth_token.is_some(),
-        config.host == HostKind::Terminal,
-        &config.home,
-        tools::tool_search::switched_off(),
-    ));
+    wire::init(
+        wire::Wire::for_session(
+            &config.base_url,
+            config.api_key.is_none() && config.oauth_token.is_some(),
+            config.host == HostKind::Terminal,
+            &config.home,
+            tools::tool_search::switched_off(),
+        )
+        .with_betas(config.betas.clone()),
+    );
     let preconnect = startup::preconnect();
     // A session to go on with is read before anything else starts: one that cannot be is the
     // whole run's error (2.1.235 has warmed its connection up by then).
@@ -48,15 +51,42 @@ pub async fn run(config: Config) -> i32 {
         None => None,
     };
     let lookups = first_party::start(&config.home, &config.model, config.api_key.as_deref());
-    let mcp = start_mcp(&config).await;
-    let code = converse(&config, &mcp, started, (preconnect, lookups), resumed).await;
+    if let Some(schema) = &config.json_schema {
+        tools::structured_output::set_schema(schema.clone());
+    }
+    // An SDK host's `initialize` comes first: it may give the system prompt and name its own
+    // MCP servers, which are connected with the others.
+    let control = match config.host {
+        HostKind::Control { asks } => Some(Control::start(asks, config.mode, &config.session_id)),
+        _ => None,
+    };
+    if let Some((control, _)) = &control {
+        config.system_prompt = control.system_prompt(&config.system_prompt);
+    }
+    let host_channel = control.as_ref().map(|(control, _)| {
+        let named = control.sdk_mcp_servers();
+        (control.clone() as Arc<dyn mcp::HostChannel>, named)
+    });
+    let mcp = start_mcp(&config, host_channel).await;
+    let code = converse(
+        &config,
+        &mcp,
+        control,
+        started,
+        (preconnect, lookups),
+        resumed,
+    )
+    .await;
     report_mcp_errors(&mcp);
     mcp.shutdown().await;
     code
 }
 
-async fn start_mcp(config: &Config) -> Arc<McpRuntime> {
-    let candidates = mcp::config::load(&mcp::Sources {
+async fn start_mcp(
+    config: &Config,
+    host: Option<(Arc<dyn mcp::HostChannel>, Vec<String>)>,
+) -> Arc<McpRuntime> {
+    let mut candidates = mcp::config::load(&mcp::Sources {
         mcp_config: &config.mcp_config,
         strict: config.strict_mcp_config,
         cwd: &config.cwd,
@@ -72,6 +102,9 @@ async fn start_mcp(config: &Config) -> Arc<McpRuntime> {
         .map(|(k, v)| (k.to_owned(), v))
         .collect(),
     });
+    if let Some((channel, named)) = host {
+        candidates = candidates.with_host(channel, &named);
+    }
     for e in &candidates.errors {
         eprintln!("{e}");
     }
@@ -112,6 +145,7 @@ fn resume_failed(config: &Config, error: &crate::transcript::ResumeError) -> i32
 async fn converse(
     config: &Config,
     mcp: &McpRuntime,
+    control: Option<(Arc<Control>, std::sync::mpsc::Receiver<Input>)>,
     started: Instant,
     (preconnect, lookups): (Option<tokio::task::JoinHandle<()>>, first_party::Lookups),
     resumed: Option<crate::transcript::Resumed>,
@@ -119,10 +153,6 @@ async fn converse(
     let cwd = config.cwd.display().to_string();
     let terminal =
         (config.host == HostKind::Terminal).then(|| Arc::new(Terminal::start(&config.model, &cwd)));
-    let control = match config.host {
-        HostKind::Control { asks } => Some(Control::start(asks, config.mode)),
-        _ => None,
-    };
     let host: Option<Arc<dyn Host>> = match (&control, &terminal) {
         (Some((control, _)), _) if control.asks => Some(control.clone()),
         (_, Some(terminal)) => Some(terminal.clone()),
@@ -153,14 +183,41 @@ async fn converse(
             // Prompts arrive until the host closes stdin; the last result decides the status.
             let mut code = crate::exit::SUCCESS;
             session.interrupt_probe = Some(control.clone());
+            let mut first = true;
             while let Ok(input) = tokio::task::block_in_place(|| inputs.recv()) {
                 match input {
-                    Input::User(content) => {
+                    Input::User(message) => {
+                        if config.replay_user_messages {
+                            session.replay = Some(crate::events::replayed_user(
+                                &config.session_id,
+                                message["message"].clone(),
+                                message["uuid"].as_str(),
+                            ));
+                        }
+                        let content = message["message"]["content"].clone();
                         // An interrupt between prompts has nothing left to stop.
                         control.take_interrupt();
+                        // Each prompt of an SDK host's session is announced (recorded:
+                        // compact.manual, 2.1.235 repeats system/init before every one).
+                        if !std::mem::replace(&mut first, false) {
+                            session.owe_init();
+                        }
                         code = session.prompt(blocks_of(content)).await;
                     }
                     Input::SetMode(mode) => session.set_mode(mode),
+                    Input::SetModel(model) => {
+                        // Recorded: the next prompt carries the change as `/model`'s record.
+                        if let Some(model) = &model {
+                            let said = format!("Set model to {model}");
+                            session
+                                .pending
+                                .extend(super::local_command::record("model", model, &said));
+                        }
+                        let model =
+                            model.unwrap_or_else(|| crate::startup::DEFAULT_MODEL.to_owned());
+                        session.overrides.model = Some(model);
+                    }
+                    Input::SetThinking(budget) => session.overrides.thinking_budget = Some(budget),
                 }
             }
             code
@@ -232,7 +289,7 @@ fn writer(
 }
 
 /// A user message's content as blocks.
-fn blocks_of(content: Value) -> Vec<Value> {
+pub(super) fn blocks_of(content: Value) -> Vec<Value> {
     match content {
         Value::Array(blocks) => blocks,
         Value::String(text) => vec![json!({"type": "text", "text": text})],
@@ -253,6 +310,18 @@ pub struct Session<'a> {
     /// After a resume: only the listings the conversation never carried, and no context block
     /// (the first message has it).
     first_context: Option<(Vec<Value>, Option<Value>)>,
+    /// The first message's context block (instructions, memory, date), which opens the
+    /// conversation again after a compaction.
+    pub user_context: Value,
+    /// The listings a compaction makes again (the agent types: recorded, compact.manual).
+    pub relisted: Vec<Value>,
+    /// The files read before the last compaction, oldest first (the next one knows them too).
+    pub reread: Vec<String>,
+    /// Automatic compactions whose summary failed, in a row.
+    pub compact_failures: u64,
+    /// How many of the next prompt's leading reminders the session file already has (what a
+    /// `/compact` brought back, written with its record).
+    recorded_ahead: usize,
     /// The `<total_tokens>` countdown of the main loop.
     pub budget: context::reminders::TokenBudget,
     /// The newest answer's token total (the budget counts from it).
@@ -276,6 +345,10 @@ pub struct Session<'a> {
     titled: bool,
     /// `system/init` waits for the first prompt.
     init_owed: bool,
+    /// The host's user message, echoed once the prompt is announced (`--replay-user-messages`).
+    pub replay: Option<Value>,
+    /// What an SDK host changed since the session opened.
+    pub overrides: super::overrides::Overrides,
     /// SIGTERM while a request streams ends the turn as interrupted.
     pub term: Arc<super::termination::Termination>,
 }
@@ -329,6 +402,17 @@ impl<'a> Session<'a> {
         let request_1 = (catalog.as_slice(), first_tools.as_slice());
         let init = opening::init_event(config, &out, mcp, request_1, &found, started);
         let mut first = opening::first_message(config, mcp, request_1, &found);
+        let user_context = first.user_context.clone();
+        let relisted: Vec<Value> = first
+            .reminders
+            .iter()
+            .filter(|b| {
+                crate::transcript::attachment::of_reminder(b["text"].as_str().unwrap_or_default())
+                    ["type"]
+                    == "agent_listing_delta"
+            })
+            .cloned()
+            .collect();
         let started_notes = started_notes
             .iter()
             .map(|n| json!({"type": "text", "text": crate::hooks::session::reminder(n)}));
@@ -388,6 +472,11 @@ impl<'a> Session<'a> {
             origin: None,
             messages,
             first_context,
+            user_context,
+            relisted,
+            reread: Vec::new(),
+            recorded_ahead: 0,
+            compact_failures: 0,
             budget: Default::default(),
             last_total: 0,
             pending: Vec::new(),
@@ -399,6 +488,8 @@ impl<'a> Session<'a> {
             lookups: Default::default(),
             titled,
             init_owed: true,
+            replay: None,
+            overrides: Default::default(),
             term: Default::default(),
             out,
         }
@@ -407,6 +498,9 @@ impl<'a> Session<'a> {
     /// Runs one prompt to its result; returns the exit status that result stands for.
     async fn prompt(&mut self, prompt: Vec<Value>) -> i32 {
         self.ctx.prompt_id = Some(crate::vocab::uuid());
+        if let Some(instructions) = super::compact::command(&prompt) {
+            return self.compact_command(instructions).await;
+        }
         self.before_first_request(&prompt).await;
         // The prompt's hooks run before the session is announced (their hook events come first).
         let check = match self.origin {
@@ -422,7 +516,14 @@ impl<'a> Session<'a> {
         }
         self.out.rate_limits();
         if std::mem::take(&mut self.init_owed) {
+            // The mode and model as of now: a host may have set them since the session opened
+            // (sdk.control).
+            self.init["permissionMode"] = json!(self.ctx.permissions.mode.as_str());
+            self.init["model"] = json!(self.effective_config().model);
             self.out.event(&self.init);
+        }
+        if let Some(echo) = self.replay.take() {
+            self.out.event(&echo);
         }
         if let Some(text) = check.blocked {
             return self.prompt_blocked(&text);
@@ -441,6 +542,12 @@ impl<'a> Session<'a> {
             .into_iter()
             .collect();
         own.push(budget);
+        if let Some(usd) = self.config.max_budget_usd {
+            own.push(context::reminders::usd_budget(
+                crate::api::tally::total_cost(),
+                usd,
+            ));
+        }
         own.extend(
             check
                 .notes
@@ -448,9 +555,11 @@ impl<'a> Session<'a> {
                 .map(|n| crate::hooks::session::reminder(n)),
         );
         let own = context::reminders::before_prompt(own);
+        let recorded = std::mem::take(&mut self.recorded_ahead);
         if let Some(file) = &self.out.transcript {
             let reminders: Vec<String> = content
                 .iter()
+                .skip(recorded)
                 .chain(&own)
                 .filter_map(|b| b["text"].as_str().map(str::to_owned))
                 .collect();
@@ -488,6 +597,78 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// `/compact [instructions]`: the conversation compacted at the user's word. What it printed
+    /// goes with the next prompt as a local command's record; its result has no turns.
+    async fn compact_command(&mut self, instructions: Option<String>) -> i32 {
+        let line = match &instructions {
+            Some(extra) => format!("/compact {extra}"),
+            None => "/compact".to_owned(),
+        };
+        if let Some(file) = &self.out.transcript {
+            file.queued(&line);
+        }
+        let outcome = super::compact::compact(
+            self,
+            super::compact::Trigger::Manual,
+            instructions.as_deref(),
+        )
+        .await;
+        self.announce();
+        let mut restored = Vec::new();
+        let (stream, said, result) = match outcome {
+            Ok(done) => {
+                // What comes back goes with the next prompt; the session file has it at once,
+                // after the command's record (2.1.235's order).
+                restored = super::compact::restored(self, done.read_before);
+                self.recorded_ahead = restored.len();
+                let notes = restored
+                    .iter()
+                    .map(|n| json!({"type": "text", "text": n.text}));
+                self.first_context = Some((notes.collect(), None));
+                // At a terminal it says where the summary is, dimmed (recorded:
+                // compact.manual/terminal).
+                let stdout = match &self.out.terminal {
+                    Some(_) => format!(
+                        "\u{1b}[2mCompacted (ctrl+o to see full summary)\u{1b}[22m{}",
+                        done.hook_lines
+                            .iter()
+                            .map(|l| format!("\n{l}"))
+                            .collect::<String>()
+                    ),
+                    None => format!("Compacted {}", done.hook_lines.join("\n")),
+                };
+                let mut replay = self.out.synthetic_text("");
+                replay["message"]["content"] = json!(format!(
+                    "<local-command-stdout>{stdout}</local-command-stdout>"
+                ));
+                replay["isReplay"] = json!(true);
+                self.out.event(&replay);
+                if let Some(terminal) = &self.out.terminal {
+                    // 2.1.235's words at a terminal (recorded: compact.manual/terminal).
+                    terminal.line("  ⎿  Compacted (ctrl+o to see full summary)");
+                }
+                ("stdout", stdout, String::new())
+            }
+            Err(failed) => {
+                self.out
+                    .event(&self.out.synthetic_answer(&failed.error, "end_turn"));
+                if let Some(terminal) = &self.out.terminal {
+                    terminal.line(&format!("  ⎿  {}", failed.error));
+                }
+                let stream = if failed.stderr { "stderr" } else { "stdout" };
+                (stream, failed.error.clone(), failed.error)
+            }
+        };
+        let args = instructions.as_deref().unwrap_or("");
+        let record = super::local_command::record_to("compact", args, stream, &said);
+        if let Some(file) = &self.out.transcript {
+            file.local_command(&record);
+            file.attachments(&restored.into_iter().map(|n| n.data).collect::<Vec<_>>());
+        }
+        self.pending.extend(record);
+        self.local_result(&result)
+    }
+
     /// The UserPromptSubmit hooks of a prompt the user sent.
     fn submit_hooks(&self, prompt: &[Value]) -> crate::hooks::session::PromptCheck {
         let text: Vec<&str> = prompt.iter().filter_map(|b| b["text"].as_str()).collect();
@@ -499,12 +680,18 @@ impl<'a> Session<'a> {
     }
 
     /// A prompt a UserPromptSubmit hook stopped: the host is told why, and the prompt's result
-    /// is that text, with no request made (2.1.235's shape: no turns, no stop reason).
+    /// is that text.
     fn prompt_blocked(&mut self, text: &str) -> i32 {
         self.out.event(&json!({
             "type": "system", "subtype": "informational", "content": text, "level": "warning",
             "prevent_continuation": true, "uuid": crate::vocab::uuid(), "session_id": self.out.session_id,
         }));
+        self.local_result(text)
+    }
+
+    /// The result of a prompt that made no request (a hook stopped it, a local command answered
+    /// it): 2.1.235's shape, no turns, no stop reason.
+    fn local_result(&mut self, text: &str) -> i32 {
         let result = json!({
             "is_error": false, "duration_api_ms": 0, "num_turns": 0, "stop_reason": null,
             "session_id": self.out.session_id, "total_cost_usd": 0,
@@ -576,9 +763,8 @@ impl<'a> Session<'a> {
             return code;
         };
         while let Some(notice) = tokio::task::block_in_place(|| agents.registry.next_notice()) {
-            let mut init = self.init.clone();
-            init["uuid"] = json!(crate::vocab::uuid());
-            self.out.event(&init);
+            self.owe_init();
+            self.announce();
             self.origin = Some(json!({"kind": "task-notification"}));
             let text = crate::agents::notification_text(&notice.task);
             code = self
@@ -586,6 +772,31 @@ impl<'a> Session<'a> {
                 .await;
         }
         code
+    }
+
+    /// `system/init`, when the prompt under way has not been announced yet.
+    pub fn announce(&mut self) {
+        if std::mem::take(&mut self.init_owed) {
+            self.out.event(&self.init);
+        }
+    }
+
+    /// The files read since the session began, oldest first, as far as a compaction knows them:
+    /// those the last one brought back, then `read_before` (kept for the next one).
+    pub fn reread_paths(&mut self, read_before: Vec<String>) -> Vec<String> {
+        let mut paths = std::mem::take(&mut self.reread);
+        for path in read_before {
+            paths.retain(|p| *p != path);
+            paths.push(path);
+        }
+        self.reread = paths.clone();
+        paths
+    }
+
+    /// The next prompt is announced again by a fresh `system/init`.
+    fn owe_init(&mut self) {
+        self.init["uuid"] = json!(crate::vocab::uuid());
+        self.init_owed = true;
     }
 
     /// The host switched the permission mode between prompts.

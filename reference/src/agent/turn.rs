@@ -43,6 +43,11 @@ pub struct Turn<'s, 'a> {
     hook_notes: Vec<String>,
     /// The newest answer's stop reason (an interrupted turn's result reports it).
     last_stop: Option<String>,
+    /// `--json-schema`: the turn was told once to call StructuredOutput; its calls refused.
+    structured_nudged: bool,
+    structured_misses: u64,
+    /// The answer StructuredOutput took, for the result's `structured_output`.
+    structured_output: Option<Value>,
 }
 
 /// How the result event ends a prompt.
@@ -70,12 +75,21 @@ impl<'s, 'a> Turn<'s, 'a> {
             stop_hook_active: false,
             hook_notes: Vec::new(),
             last_stop: None,
+            structured_nudged: false,
+            structured_misses: 0,
+            structured_output: None,
         }
     }
 
     /// Runs the prompt to its result and returns the exit status it stands for.
     pub async fn run(mut self) -> i32 {
         loop {
+            let s = &mut *self.session;
+            match super::compact::before_request(s).await {
+                super::compact::Before::Blocked => return self.blocked(),
+                super::compact::Before::Compacted => self.users += 1,
+                super::compact::Before::Send => {}
+            }
             let s = &mut *self.session;
             // Seed 002 line 207: the loop rebuilds tools at the request boundary, and the boundary
             // of a request that carries tool results is the end of the answer that asked for
@@ -90,12 +104,18 @@ impl<'s, 'a> Turn<'s, 'a> {
             let offered = tools::builtin(s.offer(self.turns >= 1 && s.ctx.lsp.has_servers()));
             s.ctx.tool_search.refresh(&offered, &mcp_tools, &s.messages);
             let tools = s.ctx.tool_search.request_tools(&offered, &mcp_tools);
-            let body = request_body(s.config, tools, &s.messages);
+            let body = request_body(&s.effective_config(), tools, &s.messages);
             let out = &s.out;
             let mcp = s.mcp;
             let term = s.term.clone();
             let streaming = term.streaming();
-            let send = s.client.send(
+            let partials = s.config.include_partial_messages;
+            if partials {
+                out.event(&out.requesting());
+            }
+            let asked_at = std::time::Instant::now();
+            let mut first_event = true;
+            let send = s.client.send_streaming(
                 &body,
                 |message, index, request_id| {
                     let event = out.assistant(message, index, request_id);
@@ -104,6 +124,14 @@ impl<'s, 'a> Turn<'s, 'a> {
                         let server = mcp.server_display_name(&tool.server)?;
                         Some((crate::events::display_tool_name(&tool.name), server))
                     }))
+                },
+                |event| {
+                    // 2.1.235 passes on every event but the keep-alive `ping`.
+                    if partials && event["type"] != "ping" {
+                        let ttft = std::mem::take(&mut first_event)
+                            .then(|| asked_at.elapsed().as_millis() as u64);
+                        out.event(&out.stream_event(event, ttft));
+                    }
                 },
                 |retry| out.event(&out.api_retry(retry)),
             );
@@ -128,6 +156,25 @@ impl<'s, 'a> Turn<'s, 'a> {
             self.api_ms += answer.api_ms;
             self.usage.add(&answer.message);
             s.last_total = context::reminders::answer_total(&answer.message);
+            if let Some(budget) = s.config.max_budget_usd {
+                // Recorded on 2.1.235 (sdk.invocation/budget): checked as each answer arrives,
+                // before its tools run; reached at cost == budget.
+                if crate::api::tally::total_cost() >= budget {
+                    let stop_reason = answer.message.stop_reason.clone();
+                    s.messages.push(answer.message.as_history());
+                    return self.finish(ResultFields {
+                        subtype: "error_max_budget_usd",
+                        is_error: true,
+                        terminal_reason: "budget_exhausted",
+                        stop_reason,
+                        text: None,
+                        errors: Some(format!(
+                            "Reached maximum budget (${})",
+                            crate::json::js_number(budget)
+                        )),
+                    });
+                }
+            }
             s.messages.push(answer.message.as_history());
             if let Some(file) = &s.out.transcript {
                 file.assistant(
@@ -145,6 +192,19 @@ impl<'s, 'a> Turn<'s, 'a> {
             {
                 let text = brief::turn_end_message();
                 s.out.event(&s.out.synthetic_user(&text));
+                self.users += 1;
+                s.messages
+                    .push(json!({"role": "user", "content": [{"type": "text", "text": text}]}));
+                continue;
+            }
+            // `--json-schema`: a turn that ends without StructuredOutput is told to call it,
+            // once (recorded: 2.1.235 then accepts a second text answer as it is).
+            if tool_uses.is_empty()
+                && s.config.json_schema.is_some()
+                && !std::mem::replace(&mut self.structured_nudged, true)
+            {
+                let text = crate::tools::structured_output::ENFORCE;
+                s.out.event(&s.out.synthetic_user(text));
                 self.users += 1;
                 s.messages
                     .push(json!({"role": "user", "content": [{"type": "text", "text": text}]}));
@@ -211,6 +271,11 @@ impl<'s, 'a> Turn<'s, 'a> {
                     errors: Some("[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=tool_use".into()),
                 });
             }
+            if let Some(end) = self.structured_round(&tool_uses, &blocks, stop_reason.clone()) {
+                let s = &mut *self.session;
+                s.messages.push(json!({"role": "user", "content": blocks}));
+                return self.finish(end);
+            }
             let notes = std::mem::take(&mut self.hook_notes);
             let s = &mut *self.session;
             let reminders = round_reminders(s, &offered, notes, &mut blocks);
@@ -245,6 +310,65 @@ impl<'s, 'a> Turn<'s, 'a> {
                 });
             }
         }
+    }
+
+    /// A round with StructuredOutput calls: one that succeeded ends the turn with its input as
+    /// the answer (no further request, as 2.1.235); the 5th refused one ends it as an error.
+    fn structured_round(
+        &mut self,
+        tool_uses: &[Value],
+        results: &[Value],
+        stop_reason: Option<String>,
+    ) -> Option<ResultFields> {
+        use crate::tools::structured_output::NAME;
+        for call in tool_uses.iter().filter(|t| t["name"] == NAME) {
+            let result = results.iter().find(|r| r["tool_use_id"] == call["id"])?;
+            if result["is_error"] == true {
+                self.structured_misses += 1;
+                continue;
+            }
+            let answer = call["input"].clone();
+            let text = answer.to_string();
+            self.structured_output = Some(answer);
+            return Some(ResultFields {
+                subtype: "success",
+                is_error: false,
+                terminal_reason: "completed",
+                stop_reason,
+                text: Some(text),
+                errors: None,
+            });
+        }
+        let limit = crate::limits::STRUCTURED_OUTPUT_ATTEMPTS.get();
+        (self.structured_misses >= limit).then(|| ResultFields {
+            subtype: "error_max_structured_output_retries",
+            is_error: true,
+            terminal_reason: "structured_output_retry_exhausted",
+            stop_reason,
+            text: None,
+            errors: Some(format!(
+                "Failed to provide valid structured output after {limit} attempts"
+            )),
+        })
+    }
+
+    /// The conversation is past the size a request may have and nothing compacted it: no request
+    /// goes out, and the turn ends as 2.1.235 ends it (compact.auto/disabled).
+    fn blocked(self) -> i32 {
+        let s = &*self.session;
+        let text = "Prompt is too long";
+        let mut shown = s.out.synthetic_answer(text, "stop_sequence");
+        shown["error"] = json!("invalid_request");
+        shown["is_api_error_message"] = json!(true);
+        s.out.event(&shown);
+        self.finish(ResultFields {
+            subtype: "success",
+            is_error: true,
+            terminal_reason: "blocking_limit",
+            stop_reason: Some("stop_sequence".into()),
+            text: Some(text.into()),
+            errors: None,
+        })
     }
 
     /// The Stop hooks when the model ends its turn: the feedback of a hook that blocks the stop.
@@ -482,10 +606,16 @@ impl<'s, 'a> Turn<'s, 'a> {
             (Some(text), None) => {
                 r["api_error_status"] = Value::Null;
                 r["result"] = json!(text);
+                if let Some(answer) = &self.structured_output {
+                    r["structured_output"] = answer.clone();
+                }
                 // Latency figures the real binary reports; this agent does not measure them apart.
-                r["ttft_ms"] = json!(self.api_ms);
-                r["ttft_stream_ms"] = json!(self.api_ms);
-                r["time_to_request_ms"] = json!(0);
+                // A turn the blocking limit ended sent no last request to time (2.1.235: none).
+                if f.terminal_reason != "blocking_limit" {
+                    r["ttft_ms"] = json!(self.api_ms);
+                    r["ttft_stream_ms"] = json!(self.api_ms);
+                    r["time_to_request_ms"] = json!(0);
+                }
             }
             (None, None) => {}
         }
@@ -619,10 +749,11 @@ async fn mcp_call(
 }
 
 /// The request as of now: the catalog and history are read here, at assembly, and nowhere else.
-fn request_body(config: &Config, tools: Vec<Value>, messages: &[Value]) -> Value {
+pub(super) fn request_body(config: &Config, tools: Vec<Value>, messages: &[Value]) -> Value {
     let system = prompt::system_blocks(
         &config.cwd.display().to_string(),
         config.brief == brief::State::On,
+        &config.system_prompt,
     );
     request_frame(config, Role::Main, system, tools, messages)
 }
@@ -645,18 +776,46 @@ pub fn request_frame(
         last["cache_control"] = wire::cache_control(role);
     }
     let max_tokens = limits::API_MAX_TOKENS.get();
-    json!({
+    let adaptive = wire::adaptive_thinking(&config.model);
+    let mut body = json!({
         "model": config.model,
         "messages": messages,
         "system": system,
         "tools": tools,
         "metadata": wire::metadata(&config.session_id),
         "max_tokens": max_tokens,
-        // 2.1.235 thinks with all of the answer's budget but the one token it must leave.
-        "thinking": {"budget_tokens": max_tokens - 1, "type": "enabled"},
-        "context_management": {"edits": [{"type": "clear_thinking_20251015", "keep": "all"}]},
-        "stream": true,
-    })
+        "thinking": thinking(&config.thinking, adaptive, max_tokens),
+    });
+    if config.thinking.disabled {
+        // Recorded: without thinking the request sets temperature 1 and manages no context.
+        body["temperature"] = json!(1);
+    } else {
+        body["context_management"] =
+            json!({"edits": [{"type": "clear_thinking_20251015", "keep": "all"}]});
+    }
+    if adaptive {
+        let effort = config.thinking.effort.as_deref().unwrap_or("high");
+        body["output_config"] = json!({"effort": effort});
+    }
+    body["stream"] = json!(true);
+    body
+}
+
+/// The request's `thinking`: by default all of the answer's budget but the one token it must
+/// leave, or, on a model that decides for itself, `adaptive` (which a token budget does not
+/// change); what the host asked for over that (recorded on 2.1.235, sdk.invocation/thinking).
+fn thinking(asked: &crate::config::Thinking, adaptive: bool, max_tokens: u64) -> Value {
+    let mut thinking = match (asked.disabled, adaptive) {
+        (true, _) => return json!({"type": "disabled"}),
+        (false, true) => json!({"type": "adaptive"}),
+        (false, false) => {
+            json!({"budget_tokens": asked.budget.unwrap_or(max_tokens - 1), "type": "enabled"})
+        }
+    };
+    if let Some(display) = &asked.display {
+        thinking["display"] = json!(display);
+    }
+    thinking
 }
 
 /// The API failed for good: a synthetic assistant message, then a result that is a `success`

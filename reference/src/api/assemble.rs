@@ -42,8 +42,16 @@ pub enum Step {
 
 impl Assembler {
     pub fn event(&mut self, name: &str, data: &str) -> Result<Step, ApiError> {
-        let v: Value = serde_json::from_str(data)
-            .map_err(|e| ApiError::Protocol(format!("bad {name} event: {e}")))?;
+        self.apply(name, &Self::parse(name, data)?)
+    }
+
+    /// A server-sent event's data as JSON (a stream that sends anything else is broken).
+    pub fn parse(name: &str, data: &str) -> Result<Value, ApiError> {
+        serde_json::from_str(data).map_err(|e| ApiError::Protocol(format!("bad {name} event: {e}")))
+    }
+
+    /// Takes in one event, already parsed (its data also goes to `--include-partial-messages`).
+    pub fn apply(&mut self, name: &str, v: &Value) -> Result<Step, ApiError> {
         match v["type"].as_str().unwrap_or(name) {
             "message_start" => {
                 let m = &v["message"];
@@ -117,7 +125,7 @@ impl Assembler {
                 self.finished = true;
                 Ok(Step::Done)
             }
-            "error" => Err(ApiError::from_body(0, &v, None)),
+            "error" => Err(ApiError::from_body(0, v, None)),
             _ => Ok(Step::Nothing),
         }
     }

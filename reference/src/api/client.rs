@@ -95,13 +95,25 @@ impl Client {
     pub async fn send(
         &self,
         body: &Value,
+        on_block: impl FnMut(&Message, usize, Option<&str>),
+        on_retry: impl FnMut(&Retry),
+    ) -> Result<Answer, ApiError> {
+        self.send_streaming(body, on_block, |_| {}, on_retry).await
+    }
+
+    /// [`Client::send`], with `on_event` given each server-sent event's data as it arrives (after
+    /// the block it completes, if any, was handed to `on_block`).
+    pub async fn send_streaming(
+        &self,
+        body: &Value,
         mut on_block: impl FnMut(&Message, usize, Option<&str>),
+        mut on_event: impl FnMut(&Value),
         mut on_retry: impl FnMut(&Retry),
     ) -> Result<Answer, ApiError> {
         let mut attempt = 0;
         loop {
             let started = Instant::now();
-            let outcome = match self.stream(body, &mut on_block).await {
+            let outcome = match self.stream(body, &mut on_block, &mut on_event).await {
                 // A cut stream is resent at once without streaming, as the real CLI does.
                 Err(ApiError::StreamCut) => self.whole(body).await,
                 other => other,
@@ -203,6 +215,7 @@ impl Client {
         &self,
         body: &Value,
         on_block: &mut impl FnMut(&Message, usize, Option<&str>),
+        on_event: &mut impl FnMut(&Value),
     ) -> Result<(Message, Option<String>), ApiError> {
         let response = self
             .post(body)
@@ -222,12 +235,15 @@ impl Client {
             };
             decoder.push(&chunk, &mut frames);
             for frame in frames.drain(..) {
-                match assembler.event(&frame.event, &frame.data)? {
-                    Step::Block(index) => {
-                        on_block(&assembler.message, index, request_id.as_deref())
-                    }
-                    Step::Done => return Ok((assembler.message, request_id)),
-                    Step::Nothing => {}
+                // Parsed once, for the message and for whoever follows the events.
+                let data = Assembler::parse(&frame.event, &frame.data)?;
+                let step = assembler.apply(&frame.event, &data)?;
+                if let Step::Block(index) = step {
+                    on_block(&assembler.message, index, request_id.as_deref());
+                }
+                on_event(&data);
+                if let Step::Done = step {
+                    return Ok((assembler.message, request_id));
                 }
             }
         }

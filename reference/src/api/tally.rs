@@ -48,11 +48,29 @@ pub fn record(model: &str, max_tokens: u64, m: &Message) {
 
 /// Every model's context window in 2.1.235's `modelUsage` without the 1M option.
 const CONTEXT_WINDOW: u64 = 200_000;
+/// The window with the 1M-context beta.
+const LONG_CONTEXT_WINDOW: u64 = 1_000_000;
 
 /// The result event's `modelUsage`: the process's tally over every request so far (a held result
 /// shows the tally as of its printing, as 2.1.235's does).
 pub fn model_usage_now() -> Value {
-    model_usage(&snapshot(), CONTEXT_WINDOW, |_, t| t.cost)
+    // With the 1M-context beta let through, the window reported is a million tokens (recorded:
+    // sdk.invocation/betas).
+    let window = if super::wire::get()
+        .extra_betas
+        .iter()
+        .any(|b| b == "context-1m-2025-08-07")
+    {
+        LONG_CONTEXT_WINDOW
+    } else {
+        CONTEXT_WINDOW
+    };
+    model_usage(&snapshot(), window, |_, t| t.cost)
+}
+
+/// What every request of the process has cost so far, in USD (`--max-budget-usd` counts it).
+pub fn total_cost() -> f64 {
+    snapshot().iter().map(|(_, t)| t.cost).sum()
 }
 
 pub fn snapshot() -> Vec<(String, ModelTotals)> {

@@ -40,6 +40,8 @@ pub struct Wire {
     /// `ENABLE_TOOL_SEARCH` turns deferral off outright (`tools::tool_search::switched_off`):
     /// the tool-search beta then stays out of a first-party request that defers nothing.
     pub tool_search_off: bool,
+    /// `--betas` the CLI lets through, sent last by the main loop.
+    pub extra_betas: Vec<String>,
 }
 
 /// The Messages API beta that deferred tools and `tool_reference` blocks need.
@@ -63,6 +65,7 @@ pub fn get() -> &'static Wire {
         device_id: "0".repeat(64),
         account_uuid: String::new(),
         tool_search_off: false,
+        extra_betas: Vec::new(),
     })
 }
 
@@ -100,7 +103,14 @@ impl Wire {
                 String::new()
             },
             tool_search_off,
+            extra_betas: Vec::new(),
         }
+    }
+
+    /// With the `--betas` the CLI lets through.
+    pub fn with_betas(mut self, betas: Vec<String>) -> Wire {
+        self.extra_betas = betas;
+        self
     }
 }
 
@@ -274,6 +284,19 @@ pub fn first_user_text(body: &Value) -> String {
     }
 }
 
+/// Whether `model` is the model `name` or a dated release of it (`name-20260101`).
+pub fn is_model(model: &str, name: &str) -> bool {
+    model
+        .strip_prefix(name)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('-'))
+}
+
+/// Whether 2.1.235 lets `model` decide how much to think, at an effort it names, rather than
+/// giving it a budget (recorded: compact.auto on claude-sonnet-4-6).
+pub fn adaptive_thinking(model: &str) -> bool {
+    is_model(model, "claude-sonnet-4-6")
+}
+
 /// The `anthropic-beta` list of one request, in 2.1.235's order.
 pub fn betas(role: Role, body: &Value) -> Vec<String> {
     let wire = get();
@@ -323,8 +346,19 @@ pub fn betas(role: Role, body: &Value) -> Vec<String> {
     if body.pointer("/output_config/format").is_some() {
         list.push("structured-outputs-2025-12-15");
     }
+    if body.pointer("/output_config/effort").is_some() {
+        list.push("effort-2025-11-24");
+    }
+    // A haiku main loop (a host's set_model, a fallback) still says it is Claude Code, last
+    // (recorded: sdk.control/model).
+    if haiku && role == Role::Main {
+        list.push("claude-code-20250219");
+    }
     if long_cache(role) {
         list.push("extended-cache-ttl-2025-04-11");
+    }
+    if role == Role::Main {
+        list.extend(wire.extra_betas.iter().map(String::as_str));
     }
     let mut list: Vec<String> = list.into_iter().map(str::to_owned).collect();
     if let Ok(extra) = std::env::var("ANTHROPIC_BETAS") {

@@ -26,10 +26,8 @@ pub fn dir(home: &Path, cwd: &Path) -> Option<PathBuf> {
     {
         return None;
     }
-    for settings in [
-        home.join(".claude/settings.json"),
-        cwd.join(".claude/settings.json"),
-    ] {
+    let [user, project, _] = crate::environment::read_settings_files(home, cwd);
+    for settings in [user, project].into_iter().flatten() {
         let off = std::fs::read_to_string(settings)
             .ok()
             .and_then(|t| serde_json::from_str::<Value>(&t).ok())

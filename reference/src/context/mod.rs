@@ -6,4 +6,5 @@ pub mod instructions;
 pub mod memory;
 pub mod plugins;
 pub mod reminders;
+pub mod restored;
 pub mod skills;

@@ -14,6 +14,18 @@ pub fn total_tokens(left: u64) -> String {
     )
 }
 
+/// The dollar budget (`--max-budget-usd`), spent and left, as 2.1.235 states it before a
+/// prompt: `USD budget: $0/$1e-7; $1e-7 remaining` (its numbers in JavaScript's form).
+pub fn usd_budget(spent: f64, budget: f64) -> String {
+    let js = crate::json::js_number;
+    format!(
+        "<system-reminder>\nUSD budget: ${}/${}; ${} remaining\n</system-reminder>",
+        js(spent),
+        js(budget),
+        js((budget - spent).max(0.0))
+    )
+}
+
 /// The heading of the deferred tools' listing (tool search), before one name a line.
 pub const DEFERRED_TOOLS_HEADING: &str = "These tools exist but their schemas are not loaded yet; load them with ToolSearch (query \"select:<name>[,<name>...]\") before calling them:\n";
 

@@ -136,6 +136,19 @@ pub fn budget() -> usize {
         .unwrap_or(limits::SKILL_LISTING_BUDGET_AT_200K.usize())
 }
 
+/// Where a skill came from as 2.1.235 names it (`userSettings:tidy`, recorded: compact.restore);
+/// a project's skill `projectSettings:NAME`; any other (plugin, built-in) by its name alone, not
+/// recorded.
+pub fn origin(skill: &Skill, home: &Path, cwd: &Path) -> String {
+    if skill.dir.starts_with(home.join(".claude/skills")) {
+        format!("userSettings:{}", skill.name)
+    } else if skill.dir.starts_with(cwd.join(".claude/skills")) {
+        format!("projectSettings:{}", skill.name)
+    } else {
+        skill.name.clone()
+    }
+}
+
 /// The block a launched skill adds after its tool_result.
 pub fn body_block(skill: &Skill, args: Option<&str>) -> String {
     let mut body = skill.body.clone();

@@ -5,6 +5,7 @@
 
 mod paths;
 pub mod provider;
+pub mod sources;
 
 use std::path::{Path, PathBuf};
 
@@ -87,12 +88,20 @@ pub fn settings_files(home: &Path, cwd: &Path) -> [PathBuf; 3] {
     ]
 }
 
-/// The settings files that exist and parse, in [`settings_files`] order.
+/// The settings files that exist and parse, in [`settings_files`] order, of the sources read
+/// (`--setting-sources`).
 pub fn settings(home: &Path, cwd: &Path) -> Vec<Value> {
-    settings_files(home, cwd)
-        .iter()
-        .filter_map(|p| crate::json::read_file(p))
+    read_settings_files(home, cwd)
+        .into_iter()
+        .flatten()
+        .filter_map(|p| crate::json::read_file(&p))
         .collect()
+}
+
+/// [`settings_files`] with those of a source that is not read (`--setting-sources`) left out.
+pub fn read_settings_files(home: &Path, cwd: &Path) -> [Option<PathBuf>; 3] {
+    let files = settings_files(home, cwd);
+    std::array::from_fn(|i| sources::reads(i).then(|| files[i].clone()))
 }
 
 /// A key of the settings, the later file winning (local over project over user), as 2.1.235

@@ -6,6 +6,7 @@
 //! the commands of an event, runs them at once, and tells the host when it asked to be told.
 
 mod command;
+mod compact;
 mod config;
 pub mod env_file;
 pub mod permission;

@@ -14,7 +14,8 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
 
-use crate::events::print_line;
+use crate::config::SystemPrompt;
+use crate::events::{print_line, replayed_user};
 use crate::tools::Host;
 use crate::vocab::{uuid, Mode};
 use crate::vocab::{Ask, Reply};
@@ -27,10 +28,15 @@ pub const STREAM_CLOSED: &str =
 
 /// What the session reads from the host between turns.
 pub enum Input {
-    /// A user message's `content` (a string or blocks).
+    /// A user message as the host sent it (`message.content`: a string or blocks; maybe a
+    /// `uuid`).
     User(Value),
     /// The host asked for another permission mode.
     SetMode(Mode),
+    /// The host asked for another model (`None`: the default one).
+    SetModel(Option<String>),
+    /// The host set the thinking budget (`None`: back to the default).
+    SetThinking(Option<u64>),
 }
 
 /// What ends a question's wait.
@@ -50,20 +56,24 @@ pub struct Control {
     interrupted: AtomicBool,
     /// Whether permission questions go to the host (`--permission-prompt-tool stdio`).
     pub asks: bool,
-    /// The hook functions the host registered at `initialize` (its `hooks`).
-    hooks: Mutex<Value>,
+    /// The host's `initialize` request (`null` before it): its hooks, system prompt, SDK MCP
+    /// servers.
+    init: Mutex<Value>,
+    /// The session's id, for the events the control host prints itself.
+    session_id: String,
 }
 
 impl Control {
     /// Starts reading stdin; `mode` is the session's mode as `initialize` reports it. Returns
     /// once the host's first message is handled (2.1.235 answers `initialize` before its `init`
     /// event), or stdin ended, or a second passed.
-    pub fn start(asks: bool, mode: Mode) -> (Arc<Control>, Receiver<Input>) {
+    pub fn start(asks: bool, mode: Mode, session_id: &str) -> (Arc<Control>, Receiver<Input>) {
         let control = Arc::new(Control {
             pending: Mutex::new(HashMap::new()),
             interrupted: AtomicBool::new(false),
             asks,
-            hooks: Mutex::new(Value::Null),
+            init: Mutex::new(Value::Null),
+            session_id: session_id.to_owned(),
         });
         let (tx, rx) = channel();
         let (first_tx, first_rx) = channel();
@@ -75,7 +85,63 @@ impl Control {
 
     /// The hook functions the host registered at `initialize` (`null` when none).
     pub fn registered_hooks(&self) -> Value {
-        self.hooks.lock().unwrap().clone()
+        self.init.lock().unwrap()["hooks"].clone()
+    }
+
+    /// What the host's `initialize` says of the system prompt (`systemPrompt`: a list of texts,
+    /// joined; `appendSystemPrompt`), over what the command line said.
+    pub fn system_prompt(&self, flags: &SystemPrompt) -> SystemPrompt {
+        let init = self.init.lock().unwrap();
+        let replace = init["systemPrompt"].as_array().map(|parts| {
+            parts
+                .iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join("\n\n")
+        });
+        SystemPrompt {
+            replace: replace.or_else(|| flags.replace.clone()),
+            append: init["appendSystemPrompt"]
+                .as_str()
+                .map(str::to_owned)
+                .or_else(|| flags.append.clone()),
+        }
+    }
+
+    /// The in-process MCP servers the host named at `initialize` (`sdkMcpServers`).
+    pub fn sdk_mcp_servers(&self) -> Vec<String> {
+        crate::json::strings(&self.init.lock().unwrap()["sdkMcpServers"])
+    }
+
+    /// Sends the host a control request and waits for its answer (up to `timeout`, or until
+    /// the host goes away): the success body, or the host's error text.
+    fn exchange(
+        &self,
+        request: Value,
+        timeout: Option<std::time::Duration>,
+    ) -> Result<Value, String> {
+        let id = uuid();
+        let (tx, rx) = sync_channel(1);
+        self.pending.lock().unwrap().insert(id.clone(), tx);
+        print_line(
+            &json!({"type": "control_request", "request_id": id, "request": request}).to_string(),
+        );
+        let answer = match timeout {
+            Some(timeout) => rx.recv_timeout(timeout).map_err(|_| ()),
+            None => rx.recv().map_err(|_| ()),
+        };
+        self.pending.lock().unwrap().remove(&id);
+        match answer {
+            Ok(Answered::Host(response)) if response["subtype"] == "success" => {
+                Ok(response["response"].clone())
+            }
+            Ok(Answered::Host(response)) => Err(response["error"]
+                .as_str()
+                .unwrap_or("unknown error")
+                .to_owned()),
+            Ok(_) => Err("the host went away".into()),
+            Err(_) => Err("the host did not answer in time".into()),
+        }
     }
 
     /// Whether the host interrupted since the last call (the flag is cleared).
@@ -113,7 +179,7 @@ impl Control {
         };
         match message["type"].as_str() {
             Some("user") => {
-                let _ = inputs.send(Input::User(message["message"]["content"].clone()));
+                let _ = inputs.send(Input::User(message));
             }
             Some("control_request") => self.serve(&message, inputs, mode),
             Some("control_response") => {
@@ -137,7 +203,7 @@ impl Control {
         let request = &message["request"];
         let reply = match request["subtype"].as_str() {
             Some("initialize") => {
-                *self.hooks.lock().unwrap() = request["hooks"].clone();
+                *self.init.lock().unwrap() = request.clone();
                 Ok(json!({
                 "commands": [], "agents": [], "output_style": "default", "available_output_styles": ["default"],
                 "models": [], "account": {"tokenSource": "none", "apiKeySource": "ANTHROPIC_API_KEY", "apiProvider": "firstParty"},
@@ -162,9 +228,28 @@ impl Control {
                 }
                 None => Err("Cannot set permission mode: must be one of acceptEdits, auto, bypassPermissions, default, dontAsk, plan".to_owned()),
             },
-            other => Err(format!("Unsupported control request subtype: {}", other.unwrap_or("(none)"))),
+            // Recorded on 2.1.235 (sdk.control/model): the change is told as a replayed
+            // local command's output first, then answered with no body.
+            Some("set_model") => {
+                let model = request["model"].as_str().filter(|m| *m != "default");
+                if let Some(model) = model {
+                    let said = format!("<local-command-stdout>Set model to {model}</local-command-stdout>");
+                    let message = json!({"role": "user", "content": said});
+                    print_line(&replayed_user(&self.session_id, message, None).to_string());
+                }
+                let _ = inputs.send(Input::SetModel(model.map(str::to_owned)));
+                Ok(Value::Null)
+            }
+            Some("set_max_thinking_tokens") => {
+                let _ = inputs.send(Input::SetThinking(request["max_thinking_tokens"].as_u64()));
+                Ok(Value::Null)
+            }
+            // No subtype reads as JavaScript's `undefined` (recorded).
+            other => Err(format!("Unsupported control request subtype: {}", other.unwrap_or("undefined"))),
         };
         let response = match reply {
+            // An answer with nothing to say has no `response` at all (recorded: set_model).
+            Ok(Value::Null) => json!({"subtype": "success", "request_id": id}),
             Ok(body) => json!({"subtype": "success", "request_id": id, "response": body}),
             Err(error) => json!({"subtype": "error", "request_id": id, "error": error}),
         };
@@ -207,26 +292,24 @@ impl crate::hooks::Callbacks for Control {
         tool_use_id: &str,
         timeout: std::time::Duration,
     ) -> Value {
-        let id = uuid();
-        let (tx, rx) = sync_channel(1);
-        self.pending.lock().unwrap().insert(id.clone(), tx);
-        print_line(
-            &json!({"type": "control_request", "request_id": id, "request": {
-                "subtype": "hook_callback", "callback_id": callback_id, "input": input,
-                "tool_use_id": tool_use_id,
-            }})
-            .to_string(),
-        );
-        match rx.recv_timeout(timeout) {
-            Ok(Answered::Host(response)) if response["subtype"] == "success" => {
-                response["response"].clone()
-            }
-            // A failed or late answer is no opinion, as the SDKs treat it.
-            _ => {
-                self.pending.lock().unwrap().remove(&id);
-                json!({})
-            }
-        }
+        let request = json!({
+            "subtype": "hook_callback", "callback_id": callback_id, "input": input,
+            "tool_use_id": tool_use_id,
+        });
+        // A failed or late answer is no opinion, as the SDKs treat it.
+        self.exchange(request, Some(timeout))
+            .unwrap_or_else(|_| json!({}))
+    }
+}
+
+/// The host's in-process MCP servers (`type: "sdk"`): each JSON-RPC message goes to the host as
+/// an `mcp_message` control request, and a request's answer comes back as its `mcp_response`.
+impl crate::mcp::HostChannel for Control {
+    fn mcp_message(&self, server: &str, message: &Value) -> Result<Value, String> {
+        let request = json!({"subtype": "mcp_message", "server_name": server, "message": message});
+        // The connection's own request timeouts bound the wait; a host that goes away ends it.
+        let answer = self.exchange(request, None)?;
+        Ok(answer["mcp_response"].clone())
     }
 }
 

@@ -4,9 +4,11 @@
 //! table in a snapshot so a changed number is reviewed like code. Entries whose source is the real
 //! binary fill gaps the seeds leave (the seeds are silent, so the real 2.1.235 is the contract).
 
+mod compaction;
 mod real_binary;
 mod seeds;
 
+pub use compaction::*;
 pub use real_binary::*;
 pub use seeds::*;
 
@@ -107,6 +109,7 @@ pub fn render() -> String {
     let mut all: Vec<&Limit> = ALL_SEED
         .iter()
         .chain(ALL_REAL_BINARY.iter())
+        .chain(ALL_COMPACTION.iter())
         .copied()
         .collect();
     all.sort_by_key(|l| l.name);
@@ -122,7 +125,11 @@ pub fn render() -> String {
 }
 
 pub fn all() -> impl Iterator<Item = &'static Limit> {
-    ALL_SEED.iter().chain(ALL_REAL_BINARY.iter()).copied()
+    ALL_SEED
+        .iter()
+        .chain(ALL_REAL_BINARY.iter())
+        .chain(ALL_COMPACTION.iter())
+        .copied()
 }
 
 #[cfg(test)]

@@ -310,7 +310,20 @@ pub const PLAN_REMINDER_FULL_EVERY: Limit = Limit {
     what: "Every how many plan-mode reminders the full text comes again (the others are short).",
 };
 
+pub const STRUCTURED_OUTPUT_ATTEMPTS: Limit = Limit {
+    name: "structured_output.attempts",
+    value: 5,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "sdk.invocation/json-schema: five StructuredOutput calls that miss the schema end the run (error_max_structured_output_retries)",
+    },
+    what: "How many refused StructuredOutput calls a turn may make before it ends as an error.",
+};
+
 pub const ALL_REAL_BINARY: &[&Limit] = &[
+    &STRUCTURED_OUTPUT_ATTEMPTS,
     &HOOK_COMMAND_TIMEOUT_DEFAULT,
     &REMOTE_AUTOCOMPACT_EFFECTIVE_WINDOW,
     &REMOTE_AUTOCOMPACT_THRESHOLD,

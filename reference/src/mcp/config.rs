@@ -6,15 +6,18 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::transport::{HttpSpec, StdioSpec};
+use super::transport::{HostChannel, HttpSpec, SdkSpec, StdioSpec};
 
 #[derive(Debug, Clone)]
 pub enum ServerKind {
     Stdio(StdioSpec),
     Http(HttpSpec),
+    /// An SDK host's in-process server.
+    Sdk(SdkSpec),
 }
 
 #[derive(Debug, Clone)]
@@ -26,7 +29,29 @@ pub struct ServerSpec {
 
 impl ServerSpec {
     pub fn is_local(&self) -> bool {
-        matches!(self.kind, ServerKind::Stdio(_))
+        matches!(self.kind, ServerKind::Stdio(_) | ServerKind::Sdk(_))
+    }
+}
+
+impl Candidates {
+    /// Reaches the SDK servers through the host's channel, the configured ones and those the
+    /// host named at `initialize` (recorded: either alone declares the server).
+    pub fn with_host(mut self, channel: Arc<dyn HostChannel>, named: &[String]) -> Self {
+        for name in named {
+            if !self.connect.iter().any(|s| &s.name == name) {
+                self.connect.push(ServerSpec {
+                    name: name.clone(),
+                    kind: ServerKind::Sdk(SdkSpec::default()),
+                    always_load: false,
+                });
+            }
+        }
+        for spec in &mut self.connect {
+            if let ServerKind::Sdk(sdk) = &mut spec.kind {
+                sdk.channel = Some(channel.clone());
+            }
+        }
+        self
     }
 }
 
@@ -110,10 +135,12 @@ pub fn load(sources: &Sources) -> Candidates {
             declare(name, v);
         }
     }
-    let policy = Policy::load(&[
-        sources.managed.clone(),
-        sources.home.join(".claude/settings.json"),
-    ]);
+    let [user_settings, ..] = crate::environment::read_settings_files(sources.home, sources.cwd);
+    let policy = Policy::load(
+        &std::iter::once(sources.managed.clone())
+            .chain(user_settings)
+            .collect::<Vec<_>>(),
+    );
     for (name, entry) in declared {
         match parse_entry(&name, &entry, sources.cwd, &sources.child_env) {
             Ok(spec) if policy.allows(&spec) => out.connect.push(spec),
@@ -194,6 +221,7 @@ fn parse_entry(
             ),
             headers: strings("headers"),
         }),
+        Some("sdk") => ServerKind::Sdk(SdkSpec::default()),
         Some(other) => {
             return Err(format!(
                 "MCP server \"{name}\": transport `{other}` is not supported by the reference"
@@ -243,24 +271,15 @@ impl Approval {
             disabled: Vec::new(),
         };
         let project_entry = user["projects"][cwd.display().to_string()].clone();
-        let [user_settings, project, local] = crate::environment::settings_files(home, cwd);
-        let docs = [
-            read_json(&user_settings),
-            read_json(&project),
-            read_json(&local),
-            project_entry,
-        ];
+        let [user_settings, project, local] = crate::environment::read_settings_files(home, cwd)
+            .map(|file| match file {
+                Some(file) => read_json(&file),
+                None => Value::Null,
+            });
+        let docs = [user_settings, project, local, project_entry];
         for doc in docs {
             a.all |= doc["enableAllProjectMcpServers"].as_bool().unwrap_or(false);
-            let names = |key: &str| -> Vec<String> {
-                doc[key]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            };
+            let names = |key: &str| crate::json::strings(&doc[key]);
             a.enabled.extend(names("enabledMcpjsonServers"));
             a.disabled.extend(names("disabledMcpjsonServers"));
         }

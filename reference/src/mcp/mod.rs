@@ -17,6 +17,7 @@ pub use error::McpError;
 pub use resources::{Lookup, RESOURCE_NOT_FOUND};
 pub use result::{map_error, map_result, CallOutput};
 pub use runtime::{Budgets, McpRuntime, Status};
+pub use transport::HostChannel;
 /// The stdio transport's line reading, pure (for tests and the `jsonrpc_lines` fuzz target).
 pub use transport::{parse_line as parse_stdio_line, LineBuffer as StdioLineBuffer};
 

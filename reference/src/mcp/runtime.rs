@@ -20,7 +20,7 @@ use super::catalog::{self, Catalog, McpTool};
 use super::config::{Candidates, ServerKind, ServerSpec};
 use super::connection::{Connection, ServerEvent};
 use super::error::McpError;
-use super::transport::{HttpTransport, StdioTransport, Transport};
+use super::transport::{HttpTransport, SdkTransport, StdioTransport, Transport};
 use crate::limits;
 
 /// The protocol version the client asks for, as the real 2.1.235 does.
@@ -359,7 +359,7 @@ impl Server {
                 .headers
                 .keys()
                 .any(|k| k.eq_ignore_ascii_case("authorization")),
-            ServerKind::Stdio(_) => false,
+            ServerKind::Stdio(_) | ServerKind::Sdk(_) => false,
         }
     }
 
@@ -370,6 +370,9 @@ impl Server {
         let transport = match &self.spec.kind {
             ServerKind::Stdio(s) => Transport::Stdio(Arc::new(StdioTransport::spawn(s, in_tx)?)),
             ServerKind::Http(h) => Transport::Http(Arc::new(HttpTransport::new(h, in_tx))),
+            ServerKind::Sdk(sdk) => {
+                Transport::Sdk(Arc::new(SdkTransport::new(&self.spec.name, sdk, in_tx)?))
+            }
         };
         let conn = Connection::new(transport, in_rx, ev_tx, self.roots.clone());
         *self.conn.lock().expect("not poisoned") = Some(conn.clone());

@@ -149,23 +149,15 @@ impl Rules {
         let mut read_deny = GlobSetBuilder::new();
         // Each file's relative paths are read from its own root.
         let roots = [home.join(".claude"), cwd.to_owned(), cwd.to_owned()];
-        let files: Vec<_> = crate::environment::settings_files(home, cwd)
+        let files: Vec<_> = crate::environment::read_settings_files(home, cwd)
             .into_iter()
             .zip(roots)
             .collect();
         for (i, (file, root)) in files.iter().enumerate() {
-            let Some(settings) = crate::json::read_file(file) else {
+            let Some(settings) = file.as_deref().and_then(crate::json::read_file) else {
                 continue;
             };
-            let list = |name: &str| -> Vec<String> {
-                settings["permissions"][name]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            };
+            let list = |name: &str| crate::json::strings(&settings["permissions"][name]);
             let allow = list("allow");
             if i == 1 && !trusted && !allow.is_empty() {
                 let n = allow.len();

@@ -44,6 +44,13 @@ pub fn decide(inputs: &Inputs) -> Config {
         attached_project: None,
         resume: inputs.resume.clone(),
         persist: !args.no_session_persistence,
+        system_prompt: inputs.system_prompt.clone(),
+        replay_user_messages: args.replay_user_messages,
+        include_partial_messages: args.include_partial_messages,
+        max_budget_usd: inputs.max_budget_usd,
+        thinking: inputs.thinking.clone(),
+        json_schema: inputs.json_schema.clone(),
+        betas: inputs.betas.clone(),
     }
 }
 
@@ -83,6 +90,7 @@ fn offer(inputs: &Inputs) -> Offer {
         tool_search: gates.tool_search,
         // Set by the session once its MCP servers are connected.
         mcp_resources: false,
+        structured_output: inputs.json_schema.is_some(),
         artifact: gates.artifact
             || (inputs.host == HostKind::Terminal && gates.artifact_at_terminal),
         fork_subagent: gates.fork_subagent,
@@ -124,6 +132,11 @@ mod tests {
             base_url: None,
             brief: crate::brief::State::Off,
             gates: Gates::default(),
+            system_prompt: Default::default(),
+            max_budget_usd: None,
+            thinking: Default::default(),
+            json_schema: None,
+            betas: Vec::new(),
         }
     }
 

@@ -47,6 +47,16 @@ pub struct Inputs {
     pub base_url: Option<String>,
     pub brief: crate::brief::State,
     pub gates: Gates,
+    /// `--system-prompt[-file]`, `--append-system-prompt[-file]`, the files read.
+    pub system_prompt: crate::config::SystemPrompt,
+    /// `--max-budget-usd`, checked.
+    pub max_budget_usd: Option<f64>,
+    /// The thinking options, checked.
+    pub thinking: crate::config::Thinking,
+    /// `--json-schema`, parsed.
+    pub json_schema: Option<serde_json::Value>,
+    /// `--betas` let through (the others were warned about).
+    pub betas: Vec<String>,
 }
 
 /// What the environment, the settings and the policy say about each optional part, one switch
@@ -83,7 +93,12 @@ pub struct Gates {
 
 /// Reads stage one, or the reason start-up stops.
 pub fn read(args: &Args) -> Result<Inputs, Stop> {
-    let (format, mode, host) = flags(args, is_root(), std::env::var("IS_SANDBOX").ok())?;
+    let (format, mode, host) = flags(
+        args,
+        std::io::stdout().is_terminal(),
+        is_root(),
+        std::env::var("IS_SANDBOX").ok(),
+    )?;
     // Only a `-p` run with text input takes its prompt from the command line or stdin.
     let prompt = match host {
         HostKind::None => args
@@ -95,6 +110,25 @@ pub fn read(args: &Args) -> Result<Inputs, Stop> {
         _ => String::new(),
     };
     let session_id = session_id(args.session_id.as_deref())?;
+    if let Some(list) = &args.setting_sources {
+        let read = crate::environment::sources::parse(list).map_err(|e| Stop(format!("{e}\n")))?;
+        crate::environment::sources::limit(read);
+    }
+    let system_prompt = system_prompt(args)?;
+    let max_budget_usd = args.max_budget_usd()?;
+    let (thinking, effort_warning) = args.thinking()?;
+    let (betas, beta_warnings) = args.betas();
+    for warning in effort_warning.into_iter().chain(beta_warnings) {
+        eprint!("{warning}");
+    }
+    let json_schema = match &args.json_schema {
+        Some(text) => Some(serde_json::from_str(text).map_err(|e| {
+            Stop(format!(
+                "Error: --json-schema is not valid JSON: JSON Parse error: {e}\n"
+            ))
+        })?),
+        None => None,
+    };
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let home = std::env::var_os("HOME")
         .map(PathBuf::from)
@@ -171,18 +205,71 @@ pub fn read(args: &Args) -> Result<Inputs, Stop> {
         base_url: std::env::var("ANTHROPIC_BASE_URL").ok(),
         brief,
         gates,
+        system_prompt,
+        max_budget_usd,
+        thinking,
+        json_schema,
+        betas,
     })
 }
 
-/// The flags' own checks, in 2.1.235's order, and who answers for the user.
+/// The host's system prompt from the command line: a text, or a file read now (one that cannot
+/// be read stops the start). Giving both forms of one is refused, as 2.1.235 refuses it.
+fn system_prompt(args: &Args) -> Result<crate::config::SystemPrompt, Stop> {
+    let one = |text: &Option<String>,
+               file: &Option<String>,
+               (flag, file_flag, what): (&str, &str, &str)| {
+        match (text, file) {
+            (Some(_), Some(_)) => Err(Stop(format!(
+                "Error: Cannot use both {flag} and {file_flag}. Please use only one.\n"
+            ))),
+            (Some(text), None) => Ok(Some(text.clone())),
+            (None, Some(path)) => std::fs::read_to_string(path).map(Some).map_err(|_| {
+                Stop(format!(
+                    "Error: {what} file not found: {}\n",
+                    absolute(path)
+                ))
+            }),
+            (None, None) => Ok(None),
+        }
+    };
+    Ok(crate::config::SystemPrompt {
+        replace: one(
+            &args.system_prompt,
+            &args.system_prompt_file,
+            ("--system-prompt", "--system-prompt-file", "System prompt"),
+        )?,
+        append: one(
+            &args.append_system_prompt,
+            &args.append_system_prompt_file,
+            (
+                "--append-system-prompt",
+                "--append-system-prompt-file",
+                "Append system prompt",
+            ),
+        )?,
+    })
+}
+
+fn absolute(path: &str) -> String {
+    std::path::absolute(path)
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| path.to_owned())
+}
+
+/// The flags' own checks, in 2.1.235's order, and who answers for the user. A run whose stdout
+/// is not a terminal is non-interactive with or without `-p`, as in 2.1.235 (`claude hi | cat`
+/// prints the answer; the Agent SDKs pass no `-p`).
 fn flags(
     args: &Args,
+    stdout_terminal: bool,
     root: bool,
     is_sandbox: Option<String>,
 ) -> Result<(Format, Mode, HostKind), Stop> {
     let (format, mode, stream_input) = (args.format()?, args.mode()?, args.stream_input()?);
-    let host = match (args.print, stream_input) {
-        // Without -p: a person at a terminal types the prompts.
+    args.stream_options()?;
+    let host = match (args.print || !stdout_terminal, stream_input) {
+        // A person at a terminal types the prompts.
         (false, _) => HostKind::Terminal,
         (true, true) => HostKind::Control {
             asks: args.permission_prompt_tool.as_deref() == Some("stdio"),
@@ -267,24 +354,29 @@ mod tests {
             "--verbose",
         ];
         let sdk_asks = [&sdk[..], &["--permission-prompt-tool", "stdio"]].concat();
+        // As the Agent SDKs start it: no -p, stdout a pipe.
+        let sdk_no_p = &sdk_asks[1..];
         let hosts = [
-            (&["-p", "x"][..], HostKind::None),
-            (&[][..], HostKind::Terminal),
-            (&sdk[..], HostKind::Control { asks: false }),
-            (&sdk_asks[..], HostKind::Control { asks: true }),
+            (&["-p", "x"][..], true, HostKind::None),
+            (&["x"][..], false, HostKind::None),
+            (&[][..], true, HostKind::Terminal),
+            (&sdk[..], true, HostKind::Control { asks: false }),
+            (&sdk_asks[..], false, HostKind::Control { asks: true }),
+            (sdk_no_p, false, HostKind::Control { asks: true }),
         ];
-        for (line, host) in hosts {
-            assert_eq!(flags(&args(line), false, None).unwrap().2, host, "{line:?}");
+        for (line, terminal, host) in hosts {
+            let found = flags(&args(line), terminal, false, None).unwrap().2;
+            assert_eq!(found, host, "{line:?}, stdout a terminal: {terminal}");
         }
     }
 
     #[test]
     fn bypassing_permissions_as_root_needs_the_sandbox_switch() {
         let line = args(&["-p", "x", "--dangerously-skip-permissions"]);
-        assert!(flags(&line, false, None).is_ok());
-        let refused = flags(&line, true, None).unwrap_err();
+        assert!(flags(&line, true, false, None).is_ok());
+        let refused = flags(&line, true, true, None).unwrap_err();
         assert!(refused.0.contains("root/sudo"), "{refused:?}");
-        assert!(flags(&line, true, Some("1".into())).is_ok());
+        assert!(flags(&line, true, true, Some("1".into())).is_ok());
     }
 
     #[test]
@@ -297,7 +389,7 @@ mod tests {
             "--permission-mode",
             "nope",
         ]);
-        let refused = flags(&line, false, None).unwrap_err();
+        let refused = flags(&line, true, false, None).unwrap_err();
         assert!(refused.0.contains("--output-format"), "{refused:?}");
     }
 

@@ -30,6 +30,7 @@ pub mod send_user_file;
 mod send_user_message;
 pub mod shell_task;
 mod skill;
+pub mod structured_output;
 mod surface;
 mod task_output;
 mod task_stop;
@@ -73,6 +74,9 @@ pub struct ToolContext {
     pub skills: Vec<crate::context::skills::Skill>,
     /// Text blocks a tool adds after this turn's tool_results (a launched skill's body).
     pub follow_up: Vec<String>,
+    /// The skills the Skill tool launched, oldest first, each once (a compaction brings them
+    /// back).
+    pub invoked_skills: Vec<crate::context::restored::Skill>,
     /// Blocks the current call adds right after its own tool_result (a Read's picture note, PDF
     /// document or page pictures); the turn takes them once the result is out.
     pub after_result: Vec<Value>,
@@ -136,6 +140,7 @@ impl ToolContext {
             todos: Vec::new(),
             skills: Vec::new(),
             follow_up: Vec::new(),
+            invoked_skills: Vec::new(),
             after_result: Vec::new(),
             lsp: crate::lsp::LspManager::default(),
             brief: crate::brief::Delivery::from_env(&config.base_url, config.oauth_token.clone()),
@@ -345,6 +350,11 @@ pub trait Tool: Sync {
     fn description(&self) -> &'static str;
     /// Property names, types, required fields, enums and bounds as the real binary sends them.
     fn input_schema(&self) -> Value;
+    /// The schema the pipeline checks an input against before the call: the input schema,
+    /// unless the tool checks its input itself (StructuredOutput).
+    fn validation_schema(&self) -> Value {
+        self.input_schema()
+    }
     /// The result budget in chars; results over it are persisted and previewed.
     fn result_budget(&self) -> Option<&'static Limit> {
         None
@@ -457,6 +467,10 @@ const FAMILIES: &[Family] = &[
         ],
     ),
     (|o| o.artifact, &[&artifact::Artifact]),
+    (
+        |o| o.structured_output,
+        &[&structured_output::StructuredOutput],
+    ),
 ];
 
 /// The built-in tools in the order `tools[]` lists them (alphabetical, as the real binary does):

@@ -190,7 +190,7 @@ pub fn parsed_input(tools: &[&dyn Tool], tool_use: &Value) -> Value {
     {
         Some(tool) => {
             let input = tool.coerce_input(sent).unwrap_or_else(|| sent.clone());
-            schema::normalize(&tool.input_schema(), &input)
+            schema::normalize(&tool.validation_schema(), &input)
         }
         None => sent.clone(),
     }
@@ -232,7 +232,7 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
     };
     let sent = input;
     input = tool.coerce_input(&sent).unwrap_or_else(|| sent.clone());
-    let mut issues = schema::issues(&tool.input_schema(), &input);
+    let mut issues = schema::issues(&tool.validation_schema(), &input);
     if issues.is_empty() {
         issues = tool.refine(&input);
     }
@@ -250,7 +250,7 @@ pub fn run_tool(tools: &[&dyn Tool], tool_use: &Value, ctx: &mut ToolContext) ->
     }
     // From here on the input is what the schema makes of it (key order, defaults), as the user
     // is shown it and the tool runs it.
-    input = schema::normalize(&tool.input_schema(), &input);
+    input = schema::normalize(&tool.validation_schema(), &input);
     if let Some(message) = tool.validate_input(&input, ctx) {
         return ToolResult::error(id, message, true);
     }
@@ -455,7 +455,7 @@ fn ask(
             }
             match changed {
                 Some(changed) => {
-                    let issues = schema::issues(&tool.input_schema(), &changed);
+                    let issues = schema::issues(&tool.validation_schema(), &changed);
                     if issues.is_empty() {
                         Ok(Some(changed))
                     } else {

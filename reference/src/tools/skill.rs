@@ -52,8 +52,15 @@ impl Tool for Skill {
                 "Skill {name} cannot be used with Skill tool due to disable-model-invocation. Ask the user to run /{name} themselves — it cannot be invoked via the Skill tool. Do not replicate this skill's workflow by other means — it is reserved for explicit user invocation."
             )));
         }
-        ctx.follow_up
-            .push(skills::body_block(&found, input["args"].as_str()));
+        let body = skills::body_block(&found, input["args"].as_str());
+        // Launched again, it is the newest; a compaction brings back the last body given.
+        ctx.invoked_skills.retain(|s| s.name != found.name);
+        ctx.invoked_skills.push(crate::context::restored::Skill {
+            name: found.name.clone(),
+            path: skills::origin(&found, &ctx.home, &ctx.cwd),
+            content: body.clone(),
+        });
+        ctx.follow_up.push(body);
         Ok(ToolOutput {
             content: format!("Launching skill: {name}"),
             structured: json!({"success": true, "commandName": name}),

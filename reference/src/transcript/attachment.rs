@@ -88,7 +88,7 @@ pub fn reminder(attachment: &Value) -> Option<String> {
             "addedNames",
         )?)),
         "reminder" => attachment["content"].as_str().map(str::to_owned),
-        _ => None,
+        _ => crate::context::restored::Restored::of_attachment(attachment).map(|r| r.text()),
     }
 }
 

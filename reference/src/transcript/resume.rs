@@ -169,7 +169,28 @@ fn chain(records: &[Value]) -> Vec<Value> {
             .and_then(|p| by_id.get(p).copied());
     }
     out.reverse();
+    splice_kept(&mut out, &by_id);
     out
+}
+
+/// A chain that starts at a compaction's boundary goes on from the summary, then the records
+/// the compaction kept as they were (written before the boundary: 2.1.235 names them in its
+/// `preservedMessages`), then what followed.
+fn splice_kept(chain: &mut Vec<Value>, by_id: &std::collections::HashMap<&str, &Value>) {
+    let Some(boundary) = chain.first().filter(|r| r["subtype"] == "compact_boundary") else {
+        return;
+    };
+    let kept = &boundary["compactMetadata"]["preservedMessages"];
+    let anchor = kept["anchorUuid"].as_str().unwrap_or_default().to_owned();
+    let records: Vec<Value> = kept["uuids"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|id| by_id.get(id.as_str()?).map(|r| (*r).clone()))
+        .collect();
+    if let Some(at) = chain.iter().position(|r| r["uuid"] == anchor.as_str()) {
+        chain.splice(at + 1..at + 1, records);
+    }
 }
 
 /// The chain's last record the repair keeps: a call with no result is dropped (what follows
@@ -198,9 +219,15 @@ fn last_kept(chain: &[Value]) -> Option<&Value> {
 /// Whether that record is the user's prompt itself (not a result, a reminder, an answer or an
 /// interruption's note: a prompt's record says where it came from).
 fn is_prompt(r: &Value) -> bool {
+    let text = r["message"]["content"].as_str();
     r["type"] == "user"
         && r["isMeta"] != true
-        && (r["message"]["content"].is_string() || r.get("promptSource").is_some())
+        && (text.is_some_and(|t| !is_local_command(t)) || r.get("promptSource").is_some())
+}
+
+/// A local command's record (`/compact`'s): written as the user's, never their prompt.
+fn is_local_command(text: &str) -> bool {
+    text.starts_with("<local-command-") || text.starts_with("<command-name>")
 }
 
 /// A user message being rebuilt: a prompt (its reminders go before it) or a round's results
@@ -230,6 +257,11 @@ fn messages(chain: &[Value]) -> (Vec<Value>, usize) {
                 match &mut building {
                     Some(b) if results && !b.prompt && b.reminders.is_empty() => {
                         b.blocks.extend(blocks)
+                    }
+                    // Text records one after another (a local command's caveat, command and
+                    // output) are one message; what was attached after them goes before it all.
+                    Some(b) if !results && b.prompt && b.reminders.is_empty() => {
+                        merge_blocks(&mut b.blocks, blocks)
                     }
                     _ => {
                         flush(&mut out, building.take(), &mut context_at);
@@ -339,9 +371,13 @@ fn delivered(messages: &[Value]) -> bool {
 /// `blocks` appended to `message`'s content: text after text gains the newline 2.1.235's merge
 /// puts between them.
 fn merge_into(message: &mut Value, blocks: Vec<Value>) {
-    let Some(content) = message["content"].as_array_mut() else {
-        return;
-    };
+    if let Some(content) = message["content"].as_array_mut() {
+        merge_blocks(content, blocks);
+    }
+}
+
+/// `blocks` after `content`; a text they follow ends its line first (2.1.235 joins them so).
+fn merge_blocks(content: &mut Vec<Value>, blocks: Vec<Value>) {
     if blocks.first().is_some_and(|b| b["type"] == "text") {
         if let Some(last) = content.last_mut().filter(|b| b["type"] == "text") {
             let text = last["text"].as_str().unwrap_or_default();
@@ -380,6 +416,76 @@ mod tests {
             r[k] = v.clone();
         }
         r
+    }
+
+    #[test]
+    fn a_compacted_chain_goes_on_from_the_summary_with_the_kept_answer_then_the_command() {
+        let user = |uuid: &str, parent: Option<&str>, text: &str| {
+            rec(
+                "user",
+                uuid,
+                parent,
+                json!({"message": {"role": "user", "content": text}}),
+            )
+        };
+        let tokens = json!({"attachment": {"type": "total_tokens_reminder", "text": "<total_tokens>9 tokens left</total_tokens>"}});
+        let records = vec![
+            user("u1", None, "First."),
+            rec(
+                "assistant",
+                "m1",
+                Some("u1"),
+                json!({"message": {"id": "msg1", "content": [{"type": "text", "text": "ONE"}]}}),
+            ),
+            user("u2", Some("m1"), "Second."),
+            rec(
+                "assistant",
+                "m2",
+                Some("u2"),
+                json!({"message": {"id": "msg2", "content": [{"type": "text", "text": "TWO"}]}}),
+            ),
+            rec(
+                "system",
+                "b1",
+                None,
+                json!({"subtype": "compact_boundary", "compactMetadata": {
+                "preservedMessages": {"anchorUuid": "s1", "uuids": ["m2"]}}}),
+            ),
+            user("s1", Some("b1"), "SUMMARY"),
+            user(
+                "c1",
+                Some("s1"),
+                "<local-command-caveat>x</local-command-caveat>",
+            ),
+            user("c2", Some("c1"), "<command-name>/compact</command-name>"),
+            rec("attachment", "a1", Some("c2"), tokens),
+        ];
+        let chain = chain(&records);
+        let ids: Vec<&str> = chain.iter().filter_map(|r| r["uuid"].as_str()).collect();
+        assert_eq!(
+            ids,
+            ["b1", "s1", "m2", "c1", "c2", "a1"],
+            "the kept answer after the summary"
+        );
+        let (messages, _) = messages(&chain);
+        assert_eq!(messages.len(), 3);
+        assert_eq!(messages[1]["content"][0]["text"], "TWO");
+        let texts: Vec<&str> = messages[2]["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|b| b["text"].as_str())
+            .collect();
+        // One message: what was attached after the command's records goes before them all, and
+        // each record but the last ends its line.
+        assert_eq!(texts.len(), 3, "{texts:?}");
+        assert!(texts[0].contains("9 tokens left"), "{texts:?}");
+        assert_eq!(texts[1], "<local-command-caveat>x</local-command-caveat>\n");
+        assert_eq!(texts[2], "<command-name>/compact</command-name>");
+        assert!(
+            !is_prompt(&chain[4]),
+            "a local command's record is not the user's prompt"
+        );
     }
 
     #[test]

@@ -47,6 +47,14 @@ struct State {
     owes_interruption: Option<super::Interrupted>,
     /// SIGTERM arrived: what the turn writes from now on says it was ended by a shutdown.
     shutting_down: bool,
+    /// The conversational records from the newest answer's first on: what a compaction keeps.
+    since_answer: Vec<String>,
+}
+
+/// The records a compaction wrote.
+pub struct Compaction {
+    /// The summary's record, the anchor the kept records hang from.
+    pub summary: String,
 }
 
 impl Writer {
@@ -92,6 +100,19 @@ impl Writer {
                     state.tool_uses.insert(id.to_owned(), uuid.to_owned());
                 }
             }
+        }
+        // What a compaction would keep: from the first record of the newest answer on.
+        let answer = |r: &Value| (r["type"] == "assistant").then(|| r["message"]["id"].clone());
+        if let Some(last) = records.iter().rposition(|r| answer(r).is_some()) {
+            let id = answer(&records[last]);
+            let mut first = last;
+            while first > 0 && answer(&records[first - 1]) == id {
+                first -= 1;
+            }
+            state.since_answer = records[first..]
+                .iter()
+                .filter_map(|r| r["uuid"].as_str().map(str::to_owned))
+                .collect();
         }
     }
 
@@ -166,14 +187,7 @@ impl Writer {
         };
         let mut tail = Map::new();
         if self.agent.is_none() {
-            self.append(
-                &json!({"type": "queue-operation", "operation": "enqueue", "timestamp": timestamp(),
-                                "sessionId": self.who.session_id, "content": text}),
-            );
-            self.append(
-                &json!({"type": "queue-operation", "operation": "dequeue", "timestamp": timestamp(),
-                                "sessionId": self.who.session_id}),
-            );
+            self.queued(&text);
             let copied = std::mem::take(&mut self.state().copied);
             for r in &copied {
                 self.append(r);
@@ -221,10 +235,19 @@ impl Writer {
 
     /// Each reminder as an attachment record, after what it went with.
     pub fn reminders(&self, reminders: &[String]) {
-        for r in reminders {
+        let data: Vec<Value> = reminders
+            .iter()
+            .map(|r| super::attachment::of_reminder(r))
+            .collect();
+        self.attachments(&data);
+    }
+
+    /// Attachment records of the data given (2.1.235's kinds), after what they went with.
+    pub fn attachments(&self, data: &[Value]) {
+        for attachment in data {
             let mut head = Map::new();
             self.agent_id(&mut head);
-            head.insert("attachment".into(), super::attachment::of_reminder(r));
+            head.insert("attachment".into(), attachment.clone());
             head.insert("type".into(), json!("attachment"));
             self.chained(head, Map::new());
         }
@@ -233,6 +256,7 @@ impl Writer {
     /// An answer: one record a content block, as 2.1.235 keeps them.
     pub fn assistant(&self, message: &Value, request_id: Option<&str>) {
         let blocks = message["content"].as_array().cloned().unwrap_or_default();
+        self.state().since_answer.clear();
         for block in blocks {
             let mut m = message.clone();
             m["content"] = json!([block]);
@@ -244,10 +268,88 @@ impl Writer {
                 head.insert("attributionAgent".into(), json!(agent_type));
             }
             head.insert("type".into(), json!("assistant"));
-            let uuid = self.chained(head, Map::new());
+            // A model that thinks at an effort has it kept with each answer (recorded).
+            let mut tail = Map::new();
+            if crate::api::wire::adaptive_thinking(message["model"].as_str().unwrap_or_default()) {
+                tail.insert("effort".into(), json!("high"));
+            }
+            let uuid = self.chained(head, tail);
             if let (Some(id), Some(uuid)) = (block["id"].as_str(), uuid) {
                 self.state().tool_uses.insert(id.to_owned(), uuid);
             }
+        }
+    }
+
+    /// The records from the newest answer on, which a compaction keeps as they are.
+    pub fn kept_since_last_answer(&self) -> Vec<String> {
+        self.state().since_answer.clone()
+    }
+
+    /// A compaction: the boundary (no parent; its logical parent the newest record) with
+    /// `metadata` in 2.1.235's keys, then the summary's user record, the conversation's new root.
+    pub fn compact_boundary(&self, metadata: &Value, summary: &str, kept: &[String]) -> Compaction {
+        let summary_id = uuid();
+        let boundary_id = uuid();
+        let tip = self.state().tip.clone();
+        let kept_json = json!(kept);
+        let meta = json!({
+            "trigger": metadata["trigger"], "preTokens": metadata["pre_tokens"],
+            "durationMs": metadata["duration_ms"],
+            "preservedSegment": {"headUuid": kept.first(), "anchorUuid": summary_id, "tailUuid": kept.last()},
+            "preservedMessages": {"anchorUuid": summary_id, "uuids": kept_json, "allUuids": kept_json},
+            "postTokens": metadata["post_tokens"],
+            "cumulativeDroppedTokens": metadata["cumulative_dropped_tokens"],
+        });
+        let mut record = Map::new();
+        record.insert("parentUuid".into(), Value::Null);
+        record.insert("logicalParentUuid".into(), json!(tip));
+        record.insert("isSidechain".into(), json!(self.agent.is_some()));
+        record.insert("type".into(), json!("system"));
+        record.insert("subtype".into(), json!("compact_boundary"));
+        record.insert("content".into(), json!("Conversation compacted"));
+        record.insert("isMeta".into(), json!(false));
+        record.insert("timestamp".into(), json!(timestamp()));
+        record.insert("uuid".into(), json!(boundary_id));
+        record.insert("level".into(), json!("info"));
+        record.insert("compactMetadata".into(), meta);
+        self.who(&mut record);
+        self.append(&Value::Object(record));
+        self.state().tip = Some(boundary_id);
+        let prompt_id = self.state().prompt_id.clone();
+        let mut head = self.user_head(&prompt_id, json!(summary));
+        head.insert("isVisibleInTranscriptOnly".into(), json!(true));
+        head.insert("isCompactSummary".into(), json!(true));
+        self.chained_as(summary_id.clone(), head, Map::new());
+        Compaction {
+            summary: summary_id,
+        }
+    }
+
+    /// A line the user sent, queued and taken (before its records, as 2.1.235 writes them); the
+    /// session's last prompt from now on.
+    pub fn queued(&self, line: &str) {
+        self.state().last_prompt = Some(line.to_owned());
+        self.append(
+            &json!({"type": "queue-operation", "operation": "enqueue", "timestamp": timestamp(),
+                            "sessionId": self.who.session_id, "content": line}),
+        );
+        self.append(
+            &json!({"type": "queue-operation", "operation": "dequeue", "timestamp": timestamp(),
+                            "sessionId": self.who.session_id}),
+        );
+    }
+
+    /// A command the user ran that the model did not see being run (`/compact`): its caveat,
+    /// the command and what it printed, as user records.
+    pub fn local_command(&self, records: &[Value]) {
+        let prompt_id = self.state().prompt_id.clone();
+        for (i, block) in records.iter().enumerate() {
+            let text = block["text"].as_str().unwrap_or_default().trim_end();
+            let mut head = self.user_head(&prompt_id, json!(text));
+            if i == 0 {
+                head.insert("isMeta".into(), json!(true));
+            }
+            self.chained(head, Map::new());
         }
     }
 
@@ -318,26 +420,41 @@ impl Writer {
     /// A conversational record: chained to the tip, `head`'s keys, then the record's own
     /// `uuid` and `timestamp`, `tail`'s keys, and who wrote it. Returns its uuid.
     fn chained(&self, head: Map<String, Value>, tail: Map<String, Value>) -> Option<String> {
-        let id = uuid();
+        self.chained_as(uuid(), head, tail)
+    }
+
+    /// [`Self::chained`] under an id chosen before.
+    fn chained_as(
+        &self,
+        id: String,
+        head: Map<String, Value>,
+        tail: Map<String, Value>,
+    ) -> Option<String> {
         let mut record = Map::new();
         {
             let mut state = self.state();
             record.insert("parentUuid".into(), json!(state.tip));
             state.tip = Some(id.clone());
+            state.since_answer.push(id.clone());
         }
         record.insert("isSidechain".into(), json!(self.agent.is_some()));
         record.extend(head);
         record.insert("uuid".into(), json!(id));
         record.insert("timestamp".into(), json!(timestamp()));
         record.extend(tail);
+        self.who(&mut record);
+        self.append(&Value::Object(record));
+        Some(id)
+    }
+
+    /// The keys that close every conversational record: who wrote it, where.
+    fn who(&self, record: &mut Map<String, Value>) {
         record.insert("userType".into(), json!("external"));
         record.insert("entrypoint".into(), json!(self.who.entrypoint));
         record.insert("cwd".into(), json!(self.who.cwd));
         record.insert("sessionId".into(), json!(self.who.session_id));
         record.insert("version".into(), json!(self.who.version));
         record.insert("gitBranch".into(), json!(self.who.git_branch));
-        self.append(&Value::Object(record));
-        Some(id)
     }
 
     /// One line at the end of the file; a file that cannot be written loses the record, never

@@ -156,3 +156,87 @@ fn the_accepted_values_of_the_test_settings_start_a_session() {
         assert_eq!(result["terminal_reason"], "api_error", "{name}={value:?}");
     }
 }
+
+/// The long options a `--help` text lists: every `--name` that opens an option line, both
+/// spellings where there are two (`--allowedTools, --allowed-tools` in commander's help, an
+/// `[alias: --allowed-tools]` in clap's).
+fn listed_options(help: &str) -> std::collections::BTreeSet<String> {
+    let is_option = |w: &&str| {
+        w.strip_prefix("--").is_some_and(|name| {
+            !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        })
+    };
+    help.lines()
+        .map(str::trim_start)
+        .flat_map(|line| {
+            let opening = line
+                .split([',', ' ', '[', '<', '='])
+                .take_while(|w| w.is_empty() || w.starts_with('-'));
+            let aliases = line
+                .split_once("[alias")
+                .map(|(_, rest)| rest.split([' ', ',', ']']).collect::<Vec<_>>())
+                .unwrap_or_default();
+            opening
+                .chain(aliases)
+                .filter(is_option)
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// The contract's options, read from the installed 2.1.235 (installed with npm when missing):
+/// a version that adds one fails here until the reference has it.
+#[test]
+fn every_option_in_the_contracts_help_is_in_the_references() {
+    let cache = probes::target::default_cache();
+    let real = probes::target::install_npm("2.1.235", &cache).expect("install claude@2.1.235");
+    let real_help = std::process::Command::new(&real)
+        .arg("--help")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .output()
+        .expect("run claude --help");
+    let contract = listed_options(&String::from_utf8_lossy(&real_help.stdout));
+    assert!(
+        contract.len() > 60,
+        "2.1.235 lists 62 options: {contract:?}"
+    );
+    let out = reference().arg("--help").output().unwrap();
+    assert!(out.status.success(), "--help exits 0");
+    let ours = listed_options(&String::from_utf8_lossy(&out.stdout));
+    let missing: Vec<_> = contract.difference(&ours).collect();
+    assert!(
+        missing.is_empty(),
+        "in 2.1.235's --help, not the reference's: {missing:?}"
+    );
+}
+
+/// The options the Agent SDKs pass that 2.1.235 hides from `--help`: accepted, not refused as
+/// unknown (each is given a value where it takes one; stdin is empty, so the run then stops
+/// for want of a prompt, after the options were read).
+#[test]
+fn the_hidden_options_the_sdks_pass_are_accepted() {
+    let hidden: &[&[&str]] = &[
+        &["--system-prompt-file", "/nonexistent"],
+        &["--append-system-prompt-file", "/nonexistent"],
+        &["--max-turns", "3"],
+        &["--permission-prompt-tool", "stdio"],
+        &["--max-thinking-tokens", "1000"],
+        &["--thinking", "adaptive"],
+        &["--thinking-display", "summarized"],
+        &["--task-budget", "1000"],
+        &["--resume-session-at", "x"],
+        &["--plugin-dir-no-mcp", "/nonexistent"],
+        &["--managed-settings", "{}"],
+    ];
+    for line in hidden {
+        let out = reference()
+            .arg("-p")
+            .args(*line)
+            .write_stdin("")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("unknown option"), "{line:?}: {stderr}");
+    }
+}

@@ -1,7 +1,9 @@
-//! The two transports the reference speaks: a local process over stdio, and streamable HTTP.
-//! Each delivers what the server sends as [`Incoming`] messages and ends with `Closed`.
+//! The transports the reference speaks: a local process over stdio, streamable HTTP, and an SDK
+//! host's in-process server through the control channel. Each delivers what the server sends as
+//! [`Incoming`] messages and ends with `Closed`.
 
 mod http;
+mod sdk;
 mod stdio;
 
 use std::sync::Arc;
@@ -9,6 +11,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 pub use http::{HttpSpec, HttpTransport};
+pub use sdk::{HostChannel, SdkSpec, SdkTransport};
 pub use stdio::{parse_line, LineBuffer, StdioSpec, StdioTransport};
 
 use super::error::McpError;
@@ -17,6 +20,7 @@ use super::error::McpError;
 pub enum Transport {
     Stdio(Arc<StdioTransport>),
     Http(Arc<HttpTransport>),
+    Sdk(Arc<SdkTransport>),
 }
 
 impl Transport {
@@ -24,6 +28,7 @@ impl Transport {
         match self {
             Transport::Stdio(t) => t.send(msg).await,
             Transport::Http(t) => t.send(msg).await,
+            Transport::Sdk(t) => t.send(msg).await,
         }
     }
 
@@ -31,6 +36,7 @@ impl Transport {
         match self {
             Transport::Stdio(t) => t.shutdown().await,
             Transport::Http(t) => t.shutdown().await,
+            Transport::Sdk(t) => t.shutdown().await,
         }
     }
 }
