@@ -133,27 +133,121 @@ pub fn install_npm(version: &str, cache: &Path) -> Result<PathBuf> {
 }
 
 fn npm_install(version: &str, dir: &Path) -> Result<()> {
+    npm_install_package("@anthropic-ai/claude-code", version, dir, &[])
+}
+
+fn npm_install_package(package: &str, version: &str, dir: &Path, extra: &[&str]) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    eprintln!(
-        "installing @anthropic-ai/claude-code@{version} into {}",
-        dir.display()
-    );
+    eprintln!("installing {package}@{version} into {}", dir.display());
     let status = Command::new("npm")
-        .args([
-            "install",
-            "--no-audit",
-            "--no-fund",
-            "--loglevel=error",
-            "--prefix",
-        ])
+        .args(["install", "--no-audit", "--no-fund", "--loglevel=error"])
+        .args(extra)
+        .arg("--prefix")
         .arg(dir)
-        .arg(format!("@anthropic-ai/claude-code@{version}"))
+        .arg(format!("{package}@{version}"))
         .status()
         .context("cannot run npm: is Node.js installed?")?;
     if !status.success() {
-        bail!("npm install @anthropic-ai/claude-code@{version} failed ({status})");
+        bail!("npm install {package}@{version} failed ({status})");
     }
     Ok(())
+}
+
+/// An SDK version is digits and dots (it becomes part of a path and a package spec).
+fn sdk_version_checked(version: &str) -> Result<()> {
+    if version.is_empty() || !version.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        bail!("`{version}` is not a version");
+    }
+    Ok(())
+}
+
+/// The TypeScript Agent SDK that goes with a target: `0.3.N` for a CLI at `2.1.N` (the SDK's
+/// versions track the CLI's patch number). The reference reports its contract's version.
+pub fn agent_sdk_version(target: &Target) -> Result<String> {
+    // A real binary's name says its version; only the reference is asked.
+    let cli = match target.name.strip_prefix("claude@") {
+        Some(version) => version.to_owned(),
+        None => version_of(&target.program)?,
+    };
+    match cli.split('.').collect::<Vec<_>>().as_slice() {
+        ["2", "1", patch] if patch.chars().all(|c| c.is_ascii_digit()) => {
+            Ok(format!("0.3.{patch}"))
+        }
+        _ => bail!("no Agent SDK is known to go with {} ({cli})", target.name),
+    }
+}
+
+/// The Python of a virtual environment holding `claude-agent-sdk==VERSION` (the Python Agent
+/// SDK), made with `python3 -m venv` in `cache/py-sdk@VERSION` the first time. On Debian the
+/// venv module is the `python3-venv` package, which `cargo xtask test` installs.
+pub fn install_python_agent_sdk(version: &str, cache: &Path) -> Result<PathBuf> {
+    sdk_version_checked(version)?;
+    let dir = cache.join(format!("py-sdk@{version}"));
+    let python = dir.join("bin/python");
+    let has_sdk = |python: &Path| {
+        Command::new(python)
+            .args(["-c", "import claude_agent_sdk"])
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if has_sdk(&python) {
+        return Ok(python);
+    }
+    let _lock = crate::registry::lock(cache)?;
+    if !has_sdk(&python) {
+        eprintln!(
+            "installing claude-agent-sdk=={version} into {}",
+            dir.display()
+        );
+        let made = Command::new("python3")
+            .args(["-m", "venv"])
+            .arg(&dir)
+            .status()
+            .context("cannot run python3: is Python installed?")?;
+        if !made.success() {
+            bail!(
+                "python3 -m venv {} failed ({made}): on Debian, install python3-venv",
+                dir.display()
+            );
+        }
+        let pip = Command::new(dir.join("bin/pip"))
+            .args(["install", "--quiet", "--disable-pip-version-check"])
+            .arg(format!("claude-agent-sdk=={version}"))
+            .status()
+            .context("cannot run the venv's pip")?;
+        if !pip.success() {
+            bail!("pip install claude-agent-sdk=={version} failed ({pip})");
+        }
+    }
+    Ok(python)
+}
+
+/// The entry module (`sdk.mjs`) of `@anthropic-ai/claude-agent-sdk@VERSION`, installed with npm
+/// into `cache/agent-sdk@VERSION` the first time, without the executable it bundles (the
+/// harness names the target's). Outside the cache's eviction, which counts CLI installs only.
+pub fn install_agent_sdk(version: &str, cache: &Path) -> Result<PathBuf> {
+    sdk_version_checked(version)?;
+    let dir = cache.join(format!("agent-sdk@{version}"));
+    let module = dir.join("node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs");
+    if module.is_file() {
+        return Ok(module);
+    }
+    let _lock = crate::registry::lock(cache)?;
+    if !module.is_file() {
+        npm_install_package(
+            "@anthropic-ai/claude-agent-sdk",
+            version,
+            &dir,
+            &["--omit=optional"],
+        )?;
+    }
+    if !module.is_file() {
+        bail!(
+            "npm installed @anthropic-ai/claude-agent-sdk@{version} but {} is missing",
+            module.display()
+        );
+    }
+    Ok(module)
 }
 
 /// The platform package carries the real executable; the wrapper's `bin/claude.exe` is only a

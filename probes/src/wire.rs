@@ -3,6 +3,22 @@
 
 use serde_json::Value;
 
+/// The string leaves of a JSON value, one per line, in document order: every text it carries,
+/// wherever it sits (a tool input, a message's blocks and results).
+pub fn string_leaves(value: &Value) -> String {
+    fn walk(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::String(s) => out.push(s.clone()),
+            Value::Array(items) => items.iter().for_each(|i| walk(i, out)),
+            Value::Object(map) => map.values().for_each(|i| walk(i, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(value, &mut out);
+    out.join("\n")
+}
+
 /// One main-loop Messages request body.
 #[derive(Debug, Clone)]
 pub struct Request<'a>(pub &'a Value);

@@ -17,6 +17,7 @@ title = "a stand-in target that asks what it likes"
 targets = ["reference"]
 prompt = "make a file"
 channels = ["{channel}"]
+{sdk}
 timeout_ms = 30000
 
 # Every scenario states a check; this one holds whatever the stand-in does.
@@ -28,7 +29,13 @@ not_contains = "NEVER_PRINTED_MARKER"
 tool = "Bash"
 asks = "touch made.txt"
 answer = "allow"
-"#
+"#,
+        // A stand-in speaks the protocol, not the command line an Agent SDK starts.
+        sdk = if channel == "control" {
+            "not_through_sdk = \"a stand-in target: no Agent SDK can start it\""
+        } else {
+            ""
+        }
     );
     Scenario::parse(Path::new("scenarios/core/core.x.toml"), &src).unwrap()
 }

@@ -1,8 +1,9 @@
 //! `cargo xtask test`: the workspace's tests on a fresh machine. Cargo fetches the crates and the
-//! tests install the real CLI with npm themselves; two tools come from Debian's packages, which
-//! only the machine's package manager can install: Chromium (the HTML report's browser test)
-//! and libxml2's `xmllint` (the JUnit schema test). This installs the missing ones, then runs
-//! `cargo test --workspace` with any further arguments.
+//! tests install the real CLI and the Agent SDKs with npm and pip themselves; three tools come
+//! from Debian's packages, which only the machine's package manager can install: Chromium (the
+//! HTML report's browser test), libxml2's `xmllint` (the JUnit schema test) and Python's venv
+//! module (the Python Agent SDK test). This installs the missing ones, then runs `cargo test
+//! --workspace` with any further arguments.
 
 use std::process::Command;
 
@@ -15,10 +16,31 @@ pub struct TestArgs {
     cargo_args: Vec<String>,
 }
 
-/// (program looked for, Debian package, what needs it).
-const TOOLS: [(&str, &str, &str); 2] = [
-    ("chromium", "chromium", "the HTML report's browser test"),
-    ("xmllint", "libxml2-utils", "the JUnit schema test"),
+/// What is looked for, the Debian package that brings it, what needs it, whether it is there.
+type Tool = (&'static str, &'static str, &'static str, fn() -> bool);
+
+const TOOLS: [Tool; 3] = [
+    (
+        "chromium",
+        "chromium",
+        "the HTML report's browser test",
+        || on_path("chromium") || std::env::var_os("CHROMIUM").is_some(),
+    ),
+    ("xmllint", "libxml2-utils", "the JUnit schema test", || {
+        on_path("xmllint")
+    }),
+    (
+        "python3's venv",
+        "python3-venv",
+        "the Python Agent SDK test",
+        || {
+            // Debian's python3 has the venv module but not the ensurepip it needs.
+            Command::new("python3")
+                .args(["-c", "import venv, ensurepip"])
+                .status()
+                .is_ok_and(|s| s.success())
+        },
+    ),
 ];
 
 pub fn run(args: TestArgs) -> Result<bool> {
@@ -33,16 +55,12 @@ pub fn run(args: TestArgs) -> Result<bool> {
 }
 
 fn install_missing() -> Result<()> {
-    let missing: Vec<_> = TOOLS
-        .iter()
-        .filter(|(program, ..)| !on_path(program))
-        .filter(|(program, ..)| *program != "chromium" || std::env::var_os("CHROMIUM").is_none())
-        .collect();
+    let missing: Vec<_> = TOOLS.iter().filter(|(.., present)| !present()).collect();
     if missing.is_empty() {
         return Ok(());
     }
-    let packages: Vec<&str> = missing.iter().map(|(_, package, _)| *package).collect();
-    for (program, package, why) in &missing {
+    let packages: Vec<&str> = missing.iter().map(|(_, package, ..)| *package).collect();
+    for (program, package, why, _) in &missing {
         eprintln!("{program} is missing ({why}): installing Debian's {package}");
     }
     let root = is_root();

@@ -9,11 +9,17 @@ use crate::outcome::RunOutcome;
 use crate::scenario::CheckSpec;
 use crate::wire::{self, Request};
 
-/// `requests`: how many the loop sent (`equals`), or a JSON subset of one body (`matches`).
+/// `requests`: how many the loop sent (`equals`), a JSON subset of one body (`matches`), or a
+/// text its messages carry (`contains`, `not_contains`).
 pub(super) fn requests(spec: &CheckSpec, requests: &[&Value]) -> Result<(), String> {
     if let Some(want) = &spec.matches {
         let (n, body) = nth(spec, requests)?;
         subset(want, body, &format!("request {n}"))?;
+    }
+    if spec.contains.is_some() || spec.not_contains.is_some() {
+        let (n, body) = nth(spec, requests)?;
+        text_expectations(spec, &wire::string_leaves(&body["messages"]))
+            .map_err(|e| format!("request {n}: {e}"))?;
     }
     let Some(want) = spec.equals.as_ref().and_then(Value::as_i64) else {
         return Ok(());

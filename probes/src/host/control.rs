@@ -1,8 +1,9 @@
 //! The SDK control protocol, as a host speaks it to `claude -p --input-format stream-json
 //! --output-format stream-json --permission-prompt-tool stdio`: an `initialize` request and the
 //! prompt as a user message on stdin, then every `can_use_tool` request on stdout answered from the
-//! scenario's decisions, every `hook_callback` answered as the scenario's `[[sdk_hook]]` says, and
-//! stdin closed once the `result` arrives (the end of a one-prompt session, as the SDK ends it).
+//! scenario's decisions, every `hook_callback` answered as the scenario's `[[sdk_hook]]` says, the
+//! scenario's `then_type` lines sent one per `result`, and stdin closed once the last `result`
+//! arrives (the end of the session, as the SDK ends it).
 
 use std::process::Stdio;
 use std::time::Duration;
@@ -18,14 +19,24 @@ use crate::mcp::McpSetup;
 use stubs::cues::{Cues, Event};
 
 use crate::process::{collect, kill_group, read_capped, wait_or_kill, Kept, OUTPUT_CAP_BYTES};
-use crate::scenario::{Answer, Decision, SdkHook};
+use crate::scenario::{Answer, Decision, SdkHook, SdkMcpServer};
 
 /// What the model is told when a decision denies without a message of its own.
 pub const DEFAULT_DENY: &str = "The user doesn't want to proceed with this tool use.";
 
+/// What the host does besides answering: the prompts it sends (one per `result`), the hook
+/// functions and in-process MCP servers it registers, and control requests of its own, sent
+/// once `initialize` is out.
+pub(crate) struct Script<'a> {
+    pub prompts: &'a [String],
+    pub sdk_hooks: &'a [SdkHook],
+    pub sdk_mcp: &'a [SdkMcpServer],
+    pub requests: &'a [Value],
+}
+
 pub(crate) async fn drive(
     command: std::process::Command,
-    (prompt, sdk_hooks): (&str, &[SdkHook]),
+    script: Script<'_>,
     decisions: &mut Decisions,
     timeout: Duration,
     (mcp, cues): (&McpSetup, &Cues),
@@ -41,11 +52,13 @@ pub(crate) async fn drive(
         pid,
         next_id: 0,
         cues: cues.clone(),
-        sdk_hooks: sdk_hooks.to_vec(),
+        sdk_hooks: script.sdk_hooks.to_vec(),
+        sdk_mcp: script.sdk_mcp.to_vec(),
+        requests: script.requests.to_vec(),
+        prompts: script.prompts.iter().cloned().collect(),
     };
-    let prompt = prompt.to_owned();
     let io = tokio::spawn(async move {
-        let stdout = host.converse(stdout, &prompt).await;
+        let stdout = host.converse(stdout).await;
         (host, stdout)
     });
     let exited = wait_or_kill(pid, timeout).await;
@@ -71,20 +84,32 @@ struct Host {
     cues: Cues,
     /// The hook functions registered at `initialize`; callback `hook_N` is the N-th.
     sdk_hooks: Vec<SdkHook>,
+    /// The host's in-process MCP servers, named at `initialize`.
+    sdk_mcp: Vec<SdkMcpServer>,
+    /// Control requests of the host's own, sent after `initialize`.
+    requests: Vec<Value>,
+    /// The user messages not sent yet: the first at the start, each next one after a `result`.
+    prompts: std::collections::VecDeque<String>,
 }
 
 impl Host {
-    /// Sends the opening messages, then answers what stdout asks until stdout ends; returns
-    /// stdout as read.
     /// Plays the host until stdout ends. Lines are read from the first `OUTPUT_CAP_BYTES` only,
     /// so one endless line cannot grow without bound; the rest is drained and counted.
-    async fn converse(&mut self, stdout: tokio::process::ChildStdout, prompt: &str) -> Kept {
+    async fn converse(&mut self, stdout: tokio::process::ChildStdout) -> Kept {
         let id = self.request_id();
-        let hooks = self.initialize_hooks();
-        self.send(json!({"type": "control_request", "request_id": id, "request": {"subtype": "initialize", "hooks": hooks}}))
+        let mut initialize = json!({"subtype": "initialize", "hooks": self.initialize_hooks()});
+        if !self.sdk_mcp.is_empty() {
+            let names: Vec<&str> = self.sdk_mcp.iter().map(|s| s.name.as_str()).collect();
+            initialize["sdkMcpServers"] = json!(names);
+        }
+        self.send(json!({"type": "control_request", "request_id": id, "request": initialize}))
             .await;
-        self.send(json!({"type": "user", "message": {"role": "user", "content": prompt}, "parent_tool_use_id": null, "session_id": ""}))
-            .await;
+        for request in std::mem::take(&mut self.requests) {
+            let id = self.request_id();
+            self.send(json!({"type": "control_request", "request_id": id, "request": request}))
+                .await;
+        }
+        self.send_next_prompt().await;
         let mut lines = BufReader::new(stdout.take(OUTPUT_CAP_BYTES as u64)).lines();
         let mut seen = Kept::default();
         // Set while nobody answers (`none`): when it passes, the host goes away (stdin closes).
@@ -114,8 +139,7 @@ impl Host {
                         silent_until = Some(tokio::time::Instant::now() + wait);
                     }
                 }
-                // One prompt, one result: the host is done and closes its side.
-                Some("result") => self.stdin = None,
+                Some("result") => self.prompt_ended().await,
                 _ => {}
             }
         }
@@ -124,6 +148,23 @@ impl Host {
             seen.dropped += more;
         }
         seen
+    }
+
+    /// A result ended a prompt: the next one goes out, or the host is done and closes its side.
+    async fn prompt_ended(&mut self) {
+        if !self.send_next_prompt().await {
+            self.stdin = None;
+        }
+    }
+
+    /// Sends the next user message; false when none is left.
+    async fn send_next_prompt(&mut self) -> bool {
+        let Some(prompt) = self.prompts.pop_front() else {
+            return false;
+        };
+        self.send(json!({"type": "user", "message": {"role": "user", "content": prompt}, "parent_tool_use_id": null, "session_id": ""}))
+            .await;
+        true
     }
 
     /// Answers one control request from the target; `Some(wait)` when the decision is to stay
@@ -141,6 +182,23 @@ impl Host {
                 Some(answer) => json!({"subtype": "success", "request_id": id, "response": answer}),
                 None => {
                     json!({"subtype": "error", "request_id": id, "error": "no such hook callback"})
+                }
+            };
+            self.send(json!({"type": "control_response", "response": response}))
+                .await;
+            return None;
+        }
+        if request["subtype"] == "mcp_message" {
+            let server = self
+                .sdk_mcp
+                .iter()
+                .find(|s| request["server_name"] == s.name.as_str());
+            let response = match server {
+                Some(server) => {
+                    json!({"subtype": "success", "request_id": id, "response": {"mcp_response": server.answer(&request["message"])}})
+                }
+                None => {
+                    json!({"subtype": "error", "request_id": id, "error": format!("SDK MCP server not found: {}", request["server_name"].as_str().unwrap_or_default())})
                 }
             };
             self.send(json!({"type": "control_response", "response": response}))

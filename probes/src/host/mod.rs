@@ -1,12 +1,14 @@
 //! How the harness answers for the user. A scenario lists its decisions in order; whatever the
 //! target asks (a permission, a question, a plan to approve) must match the next one, through the
-//! channel the run uses: the SDK control protocol on stdin/stdout (`control`) or a terminal
-//! (`pty`). The same list drives both, so one scenario states one user.
+//! channel the run uses: the SDK control protocol on stdin/stdout (`control`), the official
+//! Agent SDK in between (`sdk`), or a terminal (`pty`). The same list drives all three, so one
+//! scenario states one user.
 
 pub mod control;
 mod driven;
 pub mod print;
 pub mod screen;
+pub mod sdk;
 pub mod terminal;
 
 pub use driven::{wind_down, Driven};
@@ -105,19 +107,9 @@ impl Decisions {
     }
 }
 
-/// The string leaves of a JSON value, one per line: what a control-protocol ask "shows".
+/// What a control-protocol ask "shows": the string leaves of its input.
 pub fn input_text(input: &Value) -> String {
-    fn walk(v: &Value, out: &mut Vec<String>) {
-        match v {
-            Value::String(s) => out.push(s.clone()),
-            Value::Array(items) => items.iter().for_each(|i| walk(i, out)),
-            Value::Object(map) => map.values().for_each(|i| walk(i, out)),
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    walk(input, &mut out);
-    out.join("\n")
+    crate::wire::string_leaves(input)
 }
 
 #[cfg(test)]

@@ -91,6 +91,7 @@ const CHECKS: &[&str] = &[
     "kind = \"requests\"\nequals = 2",
     "kind = \"requests\"\nrequest = 2\nmatches = { model = \"m\" }",
     "kind = \"requests\"\nagent = \"helper\"\nequals = 0",
+    "kind = \"requests\"\nrequest = 2\ncontains = \"hello world\"\nnot_contains = \"cleared\"",
     "kind = \"tools\"\nincludes = [\"Read\"]\nexcludes = [\"Write\"]",
     "kind = \"tools\"\norder = [\"Read\", \"Bash\"]",
     "kind = \"tool_result\"\ntool_use_id = \"toolu_1\"\nis_error = false\nequals = \"hello world\"",

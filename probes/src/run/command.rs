@@ -52,8 +52,8 @@ pub(super) fn arguments(
         ]
         .map(String::from)
         .to_vec(),
-        // A person at a terminal types the prompt.
-        (None, Channel::Pty) => Vec::new(),
+        // A person at a terminal types the prompt; the Agent SDK passes its own flags.
+        (None, Channel::Pty | Channel::Sdk) => Vec::new(),
     };
     if scenario.argv.is_none() {
         args.extend(["--model".to_owned(), scenario.model().to_owned()]);
@@ -166,11 +166,20 @@ pub(super) fn shown(env: &BTreeMap<String, String>) -> BTreeMap<String, String> 
 /// scenario's argv0, with exactly `env`, in the run's cwd.
 pub(super) fn command(
     target: &Target,
-    scenario: &Scenario,
+    (scenario, channel): (&Scenario, Channel),
     (args, env): (&[String], &BTreeMap<String, String>),
     dirs: &Dirs,
     backends: &Backends,
 ) -> Result<std::process::Command> {
+    if channel == Channel::Sdk {
+        // The SDK host script starts the target itself, with these arguments after its own.
+        let mut command = crate::host::sdk::command(target, args, &dirs.base)?;
+        if let Some(net) = &backends.isolated {
+            net.enter(&mut command)?;
+        }
+        command.env_clear().envs(env).current_dir(&dirs.cwd);
+        return Ok(command);
+    }
     let mut command = std::process::Command::new(&target.program);
     if let Some(net) = &backends.isolated {
         net.enter(&mut command)?;

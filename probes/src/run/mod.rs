@@ -116,7 +116,8 @@ async fn run_unredacted(
         );
         let mut args = command::arguments(scenario, channel, &dirs.places, &prompt);
         args.extend(step.args.iter().map(|a| sessions(&dirs.places.expand(a))));
-        let process = command::command(target, scenario, (&args, &env), &dirs, &backends)?;
+        let process =
+            command::command(target, (scenario, channel), (&args, &env), &dirs, &backends)?;
         let kill = match &step.kill {
             Some(k) => Some(crate::host::Kill {
                 step: step.name.clone(),
@@ -197,10 +198,19 @@ async fn drive(
         Channel::Print => {
             crate::host::print::drive(command, scenario.timeout(), mcp, cues, kill).await
         }
-        Channel::Control => {
+        // The SDK host script speaks to the harness as the target would.
+        Channel::Control | Channel::Sdk => {
+            let prompts: Vec<String> = std::iter::once(prompt.to_owned())
+                .chain(scenario.then_type.iter().cloned())
+                .collect();
             crate::host::control::drive(
                 command,
-                (prompt, &scenario.sdk_hooks),
+                crate::host::control::Script {
+                    prompts: &prompts,
+                    sdk_hooks: &scenario.sdk_hooks,
+                    sdk_mcp: &scenario.sdk_mcp_servers,
+                    requests: &scenario.control_requests,
+                },
                 decisions,
                 scenario.timeout(),
                 (mcp, cues),

@@ -18,7 +18,8 @@ pub enum CheckKind {
     /// The final stream-json `result` event: `subtype`, `is_error`, `equals` (its text), `contains`.
     Result,
     /// The number of main-loop Messages requests: `equals`; `matches` is a JSON subset of request
-    /// `request`'s body (default 1): a helper's server tool, its `tool_choice`.
+    /// `request`'s body (default 1): a helper's server tool, its `tool_choice`; `contains` /
+    /// `not_contains` look in the text its messages carry (texts, tool inputs, results).
     Requests,
     /// The `tools[]` of main-loop request `request`: `includes`, `excludes` (a trailing `*`
     /// matches a prefix), `order`.
@@ -229,9 +230,12 @@ impl CheckSpec {
             )?,
             CheckKind::Requests => need(
                 self.equals.as_ref().is_some_and(Value::is_i64)
-                    || (self.equals.is_none() && self.matches.is_some()),
+                    || (self.equals.is_none()
+                        && (self.matches.is_some()
+                            || self.contains.is_some()
+                            || self.not_contains.is_some())),
                 "equals",
-                "an integer (how many requests), or `matches` (a JSON subset of request `request`'s body)",
+                "an integer (how many requests), `matches` (a JSON subset of request `request`'s body), or `contains`/`not_contains` (the text its messages carry)",
             )?,
             CheckKind::Tools => {
                 need(
@@ -641,9 +645,14 @@ mod tests {
                 .validate()
                 .is_ok()
         );
+        assert!(
+            spec("kind = \"requests\"\nrequest = 2\ncontains = \"kept\"\n")
+                .validate()
+                .is_ok()
+        );
         let (field, why) = spec("kind = \"requests\"\n").validate().unwrap_err();
         assert_eq!(field, "equals");
-        assert!(why.contains("matches"), "{why}");
+        assert!(why.contains("matches") && why.contains("contains"), "{why}");
         assert!(spec("kind = \"requests\"\nequals = \"1\"\n")
             .validate()
             .is_err());

@@ -15,6 +15,9 @@ pub enum Channel {
     Control,
     /// No `-p`: a person at a terminal, typing the prompt and answering each card.
     Pty,
+    /// The official TypeScript Agent SDK as the host: the control host's answers given through
+    /// the SDK's `canUseTool` and hook callbacks (`probes/sdk-host/host.mjs`).
+    Sdk,
 }
 
 impl Channel {
@@ -23,6 +26,7 @@ impl Channel {
             Channel::Print => "print",
             Channel::Control => "control",
             Channel::Pty => "pty",
+            Channel::Sdk => "sdk",
         }
     }
 

@@ -9,12 +9,14 @@
 mod check;
 mod cues;
 mod decision;
+mod sdk_mcp;
 mod step;
 mod trace_difference;
 
 pub use check::{CheckKind, CheckSpec};
 pub use cues::{server_for, turn_for};
 pub use decision::{Answer, Channel, Decision};
+pub use sdk_mcp::{SdkMcpServer, SdkMcpTool};
 pub use step::expand as expand_session_ids;
 pub use step::{Kill, Step};
 pub use trace_difference::{load_suite, TraceDifference, SUITE_FILE};
@@ -123,8 +125,13 @@ pub struct Scenario {
     /// How the host answers for the user, one run each (`print` when absent: `-p`, nobody asked).
     #[serde(default)]
     pub channels: Vec<Channel>,
-    /// Lines a terminal user types after the first conversation, each once the agent waits again
-    /// (a slash command, another prompt); `pty` only.
+    /// Why a `control` scenario does not also run through the Agent SDK (`sdk`): what it does to
+    /// the protocol, no program that uses the SDK can do.
+    #[serde(default)]
+    pub not_through_sdk: Option<String>,
+    /// Lines the user sends after the first conversation, each once the agent waits again (a
+    /// slash command, another prompt): typed at a terminal (`pty`), or the next user message an
+    /// SDK host sends once a `result` arrived (`control`).
     #[serde(default)]
     pub then_type: Vec<String>,
     /// What the user answers, in order, to whatever the target asks.
@@ -134,6 +141,14 @@ pub struct Scenario {
     /// with its `answer` whenever the target calls it back (`hook_callback`).
     #[serde(default, rename = "sdk_hook")]
     pub sdk_hooks: Vec<SdkHook>,
+    /// MCP servers in the SDK host's own process (`control`, `sdk`), named at `initialize`.
+    #[serde(default, rename = "sdk_mcp_server")]
+    pub sdk_mcp_servers: Vec<SdkMcpServer>,
+    /// Control requests the SDK host sends of its own once `initialize` is out, each a
+    /// `request` body (`{ subtype = "interrupt" }`); their answers are on stdout. Only the
+    /// `control` channel: the SDK sends the subtypes its API has, and none raw.
+    #[serde(default)]
+    pub control_requests: Vec<serde_json::Value>,
     /// Starts of the target in one HOME and workspace, in order (one start when absent).
     #[serde(default, rename = "step")]
     pub steps: Vec<Step>,
@@ -221,13 +236,20 @@ impl Scenario {
         self.targets.iter().any(|t| t == target_kind)
     }
 
-    /// The channels to run, in order (the first one carries the checks' splits).
+    /// The channels to run, in order (the first one carries the checks' splits). A scenario
+    /// for an SDK host (`control`) also runs through the official Agent SDK (`sdk`), right
+    /// after it, so each host-facing behaviour is checked where SDK users meet it.
     pub fn channels(&self) -> Vec<Channel> {
         if self.channels.is_empty() {
-            vec![Channel::Print]
-        } else {
-            self.channels.clone()
+            return vec![Channel::Print];
         }
+        let mut channels = self.channels.clone();
+        if let Some(at) = channels.iter().position(|c| *c == Channel::Control) {
+            if !channels.contains(&Channel::Sdk) && self.not_through_sdk.is_none() {
+                channels.insert(at + 1, Channel::Sdk);
+            }
+        }
+        channels
     }
 
     pub fn decisions(&self) -> Vec<Decision> {
@@ -573,14 +595,33 @@ impl Scenario {
                 .validate()
                 .map_err(|m| (decision.span().start, format!("decision: {m}")))?;
         }
-        if !self.then_type.is_empty() && !channels.contains(&Channel::Pty) {
+        if !self.then_type.is_empty()
+            && !channels
+                .iter()
+                .any(|c| matches!(c, Channel::Pty | Channel::Control | Channel::Sdk))
+        {
             return Err((
                 at("then_type"),
-                "field `then_type`: only a terminal user types follow-up lines; add `channels = [\"pty\"]`".into(),
+                "field `then_type`: only a terminal user or an SDK host sends follow-up lines; add `channels = [\"pty\"]` or `[\"control\"]`".into(),
             ));
         }
-        if !self.sdk_hooks.is_empty() && !channels.contains(&Channel::Control) {
-            return Err((at("sdk_hook"), "`[[sdk_hook]]` needs `channels` with `control`: only an SDK host registers hook callbacks".into()));
+        if self.not_through_sdk.is_some() && !channels.contains(&Channel::Control) {
+            return Err((at("not_through_sdk"), "`not_through_sdk` goes with `channels` that have `control`: only those also run through the SDK".into()));
+        }
+        if !self.control_requests.is_empty()
+            && (!channels.contains(&Channel::Control) || channels.contains(&Channel::Sdk))
+        {
+            return Err((at("control_requests"), "`control_requests` needs `channels` with `control` and `not_through_sdk`: the SDK sends no raw control requests".into()));
+        }
+        // An SDK host answers on either channel that has one.
+        let sdk_host = channels
+            .iter()
+            .any(|c| matches!(c, Channel::Control | Channel::Sdk));
+        if !self.sdk_mcp_servers.is_empty() && !sdk_host {
+            return Err((at("sdk_mcp_server"), "`[[sdk_mcp_server]]` needs `channels` with `control` or `sdk`: only an SDK host has in-process servers".into()));
+        }
+        if !self.sdk_hooks.is_empty() && !sdk_host {
+            return Err((at("sdk_hook"), "`[[sdk_hook]]` needs `channels` with `control` or `sdk`: only an SDK host registers hook callbacks".into()));
         }
         if !self.decisions.is_empty() && channels == [Channel::Print] {
             return Err((self.decisions[0].span().start, "`[[decision]]` needs `channels` with `control` or `pty`: under `-p` nobody answers".into()));
@@ -663,6 +704,24 @@ mod tests {
 
     const HEAD: &str =
         "id = \"core.x\"\ntitle = \"t\"\ntargets = [\"reference\"]\nprompt = \"p\"\n";
+
+    #[test]
+    fn an_sdk_host_scenario_also_runs_through_the_agent_sdk_unless_it_says_why_not() {
+        let with = |extra: &str| parse(&format!("{HEAD}{extra}"));
+        let both = with("channels = [\"control\", \"pty\"]\n").unwrap();
+        assert_eq!(
+            both.channels(),
+            [Channel::Control, Channel::Sdk, Channel::Pty]
+        );
+        assert_eq!(with("").unwrap().channels(), [Channel::Print]);
+        let kept = with("channels = [\"control\"]\nnot_through_sdk = \"closes stdin\"\n");
+        assert_eq!(kept.unwrap().channels(), [Channel::Control]);
+        let e = with("channels = [\"pty\"]\nnot_through_sdk = \"x\"\n").unwrap_err();
+        assert!(
+            e.contains("`not_through_sdk` goes with `channels` that have `control`"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn an_mcp_check_names_a_server_the_run_can_have_a_log_for() {
@@ -861,7 +920,10 @@ mod tests {
     #[test]
     fn only_a_terminal_user_types_follow_up_lines() {
         let e = parse(&format!("{HEAD}then_type = [\"/design revoke\"]\n")).unwrap_err();
-        assert!(e.contains("field `then_type`: only a terminal user"), "{e}");
+        assert!(
+            e.contains("field `then_type`: only a terminal user or an SDK host"),
+            "{e}"
+        );
         assert!(parse(&format!(
             "{HEAD}channels = [\"pty\"]\nthen_type = [\"/design revoke\"]\n"
         ))
