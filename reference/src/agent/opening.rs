@@ -56,6 +56,16 @@ impl Found {
     }
 }
 
+/// The MCP part of `init` as of now: the servers' statuses and the tools they offer. A host
+/// may have turned a server off or on since the session opened (sdk.control/mcp).
+pub fn refresh_mcp(init: &mut Value, mcp: &McpRuntime) {
+    init["mcp_servers"] = json!(mcp.statuses());
+    if let Some(tools) = init["tools"].as_array_mut() {
+        tools.retain(|t| !t.as_str().is_some_and(|t| t.starts_with("mcp__")));
+        tools.extend(mcp.current_tools().into_iter().map(|t| json!(t.wire_name)));
+    }
+}
+
 /// The `system/init` event: the tools of request 1 (`catalog` and the MCP tools as applied at
 /// start), the servers, the commands, agents, skills and plugins.
 pub fn init_event(

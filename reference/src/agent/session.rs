@@ -68,6 +68,9 @@ pub async fn run(mut config: Config) -> i32 {
         (control.clone() as Arc<dyn mcp::HostChannel>, named)
     });
     let mcp = start_mcp(&config, host_channel).await;
+    if let Some((control, _)) = &control {
+        control.attach_mcp(mcp.clone(), config.home.clone(), config.cwd.clone());
+    }
     let code = converse(
         &config,
         &mcp,
@@ -516,10 +519,11 @@ impl<'a> Session<'a> {
         }
         self.out.rate_limits();
         if std::mem::take(&mut self.init_owed) {
-            // The mode and model as of now: a host may have set them since the session opened
-            // (sdk.control).
+            // The mode, model and MCP servers as of now: a host may have changed them since the
+            // session opened (sdk.control, sdk.control/mcp).
             self.init["permissionMode"] = json!(self.ctx.permissions.mode.as_str());
             self.init["model"] = json!(self.effective_config().model);
+            opening::refresh_mcp(&mut self.init, self.mcp);
             self.out.event(&self.init);
         }
         if let Some(echo) = self.replay.take() {

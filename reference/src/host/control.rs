@@ -1,20 +1,24 @@
 //! The SDK control protocol on stdin/stdout (`--input-format stream-json`, with
 //! `--permission-prompt-tool stdio` for permission questions), as 2.1.235 speaks it.
 //!
-//! A reader thread owns stdin: user messages go to the session's queue, the host's control
-//! requests (`initialize`, `interrupt`, `set_permission_mode`) are answered at once, and control
-//! responses are handed to the question waiting for them. Questions go out as `can_use_tool`
-//! control requests on stdout, one line each, like every event.
+//! A reader thread owns stdin and hands control responses to the question waiting for them at
+//! once; user messages and the host's control requests go, in the order they came, to a second
+//! thread that answers the requests and queues the messages for the session. A request that
+//! waits (an MCP reconnect) thus holds up what came after it, never the answers an SDK MCP
+//! server's connection needs. Questions go out as `can_use_tool` control requests on stdout,
+//! one line each, like every event.
 
 use std::collections::HashMap;
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
-use std::sync::{Arc, Mutex};
+use std::path::PathBuf;
+use std::sync::{Arc, Condvar, Mutex};
 
 use serde_json::{json, Value};
 
 use crate::config::SystemPrompt;
+use crate::mcp::McpRuntime;
 use crate::events::{print_line, replayed_user};
 use crate::tools::Host;
 use crate::vocab::{uuid, Mode};
@@ -61,6 +65,16 @@ pub struct Control {
     init: Mutex<Value>,
     /// The session's id, for the events the control host prints itself.
     session_id: String,
+    /// The session's MCP servers, once started: the MCP requests wait for them.
+    mcp: (Mutex<Option<Attached>>, Condvar),
+}
+
+/// What the host's MCP requests act on.
+struct Attached {
+    runtime: Arc<McpRuntime>,
+    tokio: tokio::runtime::Handle,
+    home: PathBuf,
+    cwd: PathBuf,
 }
 
 impl Control {
@@ -74,13 +88,45 @@ impl Control {
             asks,
             init: Mutex::new(Value::Null),
             session_id: session_id.to_owned(),
+            mcp: (Mutex::new(None), Condvar::new()),
         });
         let (tx, rx) = channel();
         let (first_tx, first_rx) = channel();
+        let (lines_tx, lines_rx) = channel();
         let reader = control.clone();
-        std::thread::spawn(move || reader.read_stdin(tx, mode, first_tx));
+        std::thread::spawn(move || reader.read_stdin(lines_tx, first_tx));
+        let server = control.clone();
+        std::thread::spawn(move || server.serve_in_order(lines_rx, tx, mode));
         let _ = first_rx.recv_timeout(std::time::Duration::from_secs(1));
         (control, rx)
+    }
+
+    /// The session's MCP servers are up: the host's MCP requests act on them from now on.
+    pub fn attach_mcp(&self, runtime: Arc<McpRuntime>, home: PathBuf, cwd: PathBuf) {
+        let attached = Attached {
+            runtime,
+            tokio: tokio::runtime::Handle::current(),
+            home,
+            cwd,
+        };
+        *self.mcp.0.lock().unwrap() = Some(attached);
+        self.mcp.1.notify_all();
+    }
+
+    /// Runs `act` on the MCP servers once they are attached (up to a minute: a session that
+    /// never starts them answers with an error).
+    fn with_mcp<T>(&self, act: impl FnOnce(&Attached) -> Result<T, String>) -> Result<T, String> {
+        let (lock, ready) = &self.mcp;
+        let guard = ready
+            .wait_timeout_while(lock.lock().unwrap(), std::time::Duration::from_secs(60), |a| {
+                a.is_none()
+            })
+            .unwrap()
+            .0;
+        match guard.as_ref() {
+            Some(attached) => act(attached),
+            None => Err("MCP servers are not started".into()),
+        }
     }
 
     /// The hook functions the host registered at `initialize` (`null` when none).
@@ -149,39 +195,60 @@ impl Control {
         self.interrupted.swap(false, Ordering::SeqCst)
     }
 
-    fn read_stdin(&self, inputs: Sender<Input>, mode: Mode, first: Sender<()>) {
+    /// `first` is told once the host's first line is handled (or stdin ended).
+    fn read_stdin(&self, lines: Sender<(Value, Option<Sender<()>>)>, first: Sender<()>) {
         let stdin = std::io::stdin();
+        let mut first = Some(first);
         for (n, line) in stdin.lock().lines().enumerate() {
             let Ok(line) = line else { break };
-            self.handle(n + 1, &line, &inputs, mode);
-            if n == 0 {
-                let _ = first.send(());
+            if let Some(message) = self.read_line(n + 1, &line) {
+                let _ = lines.send((message, first.take()));
             }
         }
-        let _ = first.send(());
+        if let Some(first) = first {
+            let _ = first.send(());
+        }
         // The host went away: every waiting question fails, and the session sees the end.
         for (_, waiting) in self.pending.lock().unwrap().drain() {
             let _ = waiting.send(Answered::Withdrawn);
         }
     }
 
-    /// One line from the host (`n`: its line number, for errors).
-    fn handle(&self, n: usize, line: &str, inputs: &Sender<Input>, mode: Mode) {
+    /// The host's user messages and control requests, in their order.
+    fn serve_in_order(
+        &self,
+        lines: Receiver<(Value, Option<Sender<()>>)>,
+        inputs: Sender<Input>,
+        mode: Mode,
+    ) {
+        for (message, first) in lines {
+            match message["type"].as_str() {
+                Some("control_request") => self.serve(&message, &inputs, mode),
+                _ => {
+                    let _ = inputs.send(Input::User(message));
+                }
+            }
+            if let Some(first) = first {
+                let _ = first.send(());
+            }
+        }
+    }
+
+    /// One line from the host (`n`: its line number, for errors): a control response is handed
+    /// over here; a user message or control request is returned for [`Self::serve_in_order`].
+    fn read_line(&self, n: usize, line: &str) -> Option<Value> {
         if line.trim().is_empty() {
-            return;
+            return None;
         }
         let message: Value = match serde_json::from_str(line) {
             Ok(v) => v,
             Err(e) => {
                 eprintln!("stdin line {n}: not a JSON message ({e}); ignored");
-                return;
+                return None;
             }
         };
         match message["type"].as_str() {
-            Some("user") => {
-                let _ = inputs.send(Input::User(message));
-            }
-            Some("control_request") => self.serve(&message, inputs, mode),
+            Some("user") | Some("control_request") => return Some(message),
             Some("control_response") => {
                 let response = &message["response"];
                 let id = response["request_id"].as_str().unwrap_or_default();
@@ -195,6 +262,7 @@ impl Control {
                 other.map_or("(none)".into(), |t| format!("`{t}`"))
             ),
         }
+        None
     }
 
     /// Answers a control request from the host.
@@ -239,6 +307,26 @@ impl Control {
                 }
                 let _ = inputs.send(Input::SetModel(model.map(str::to_owned)));
                 Ok(Value::Null)
+            }
+            // Recorded on 2.1.235 (sdk.control/mcp, /mcp-sources, /mcp-preset).
+            Some("mcp_status") => self.with_mcp(|mcp| Ok(json!({"mcpServers": mcp.runtime.report()}))),
+            Some("mcp_toggle") => {
+                let name = server_name(request);
+                let enabled = request["enabled"] == true;
+                self.with_mcp(|mcp| {
+                    mcp.tokio.block_on(mcp.runtime.set_enabled(&name, enabled))?;
+                    // Remembered for the project, as a user's /mcp toggle is.
+                    crate::mcp::config::persist_disabled(&mcp.home, &mcp.cwd, &name, !enabled)
+                        .map_err(|e| e.to_string())?;
+                    Ok(Value::Null)
+                })
+            }
+            Some("mcp_reconnect") => {
+                let name = server_name(request);
+                self.with_mcp(|mcp| {
+                    mcp.tokio.block_on(mcp.runtime.reconnect_now(&name))?;
+                    Ok(Value::Null)
+                })
             }
             Some("set_max_thinking_tokens") => {
                 let _ = inputs.send(Input::SetThinking(request["max_thinking_tokens"].as_u64()));
@@ -336,6 +424,12 @@ impl Host for Control {
             self.wait(&rx)
         })
     }
+}
+
+/// The server an MCP request names (`serverName`); a missing one reads as JavaScript's
+/// `undefined`, as in 2.1.235's answer.
+fn server_name(request: &Value) -> String {
+    request["serverName"].as_str().unwrap_or("undefined").to_owned()
 }
 
 /// The `can_use_tool` request, keys in 2.1.235's order, absent ones left out.

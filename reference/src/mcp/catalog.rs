@@ -21,6 +21,9 @@ pub struct McpTool {
     pub input_schema: Value,
     /// The server's `alwaysLoad`: never deferred by tool search.
     pub always_load: bool,
+    /// The tool's hints as the host's `mcp_status` shows them (recorded on 2.1.235: only
+    /// `readOnly`, `destructive` and `openWorld`, each when its hint is true).
+    pub annotations: Value,
 }
 
 impl McpTool {
@@ -165,9 +168,22 @@ pub fn convert(server: &str, listed: &[Value]) -> (Vec<McpTool>, Vec<String>) {
             ),
             input_schema: reorder(schema),
             always_load: false,
+            annotations: shown_hints(&raw["annotations"]),
         });
     }
     (tools, dropped)
+}
+
+fn shown_hints(annotations: &Value) -> Value {
+    let shown = [
+        ("readOnlyHint", "readOnly"),
+        ("destructiveHint", "destructive"),
+        ("openWorldHint", "openWorld"),
+    ]
+    .into_iter()
+    .filter(|(hint, _)| annotations[hint] == true)
+    .map(|(_, key)| (key.to_owned(), Value::Bool(true)));
+    Value::Object(shown.collect())
 }
 
 /// `type`, `properties`, `required` first, then the rest in the server's order, as 2.1.235 sends

@@ -25,6 +25,15 @@ pub struct ServerSpec {
     pub name: String,
     pub kind: ServerKind,
     pub always_load: bool,
+    /// Where it was declared, as the host's `mcp_status` names it: `user`, `project`,
+    /// `dynamic` (`--mcp-config`), `local`, `sdk`.
+    pub scope: &'static str,
+    /// Its configuration as `mcp_status` shows it (recorded on 2.1.235: a stdio server's
+    /// `type`, `command`, `args`, without its `env`; an HTTP server's `type`, `url`, `headers`).
+    pub shown: Value,
+    /// Listed in this project's `disabledMcpServers` (`~/.claude.json`): not connected until the
+    /// host turns it on.
+    pub disabled: bool,
 }
 
 impl ServerSpec {
@@ -43,6 +52,9 @@ impl Candidates {
                     name: name.clone(),
                     kind: ServerKind::Sdk(SdkSpec::default()),
                     always_load: false,
+                    scope: "sdk",
+                    shown: serde_json::json!({"type": "sdk", "name": name}),
+                    disabled: false,
                 });
             }
         }
@@ -84,17 +96,20 @@ pub fn load(sources: &Sources) -> Candidates {
     // In declaration order (user, project, --mcp-config, then local scope, the order 2.1.235
     // lists them in init; each file in its own order), a later source replacing an earlier one
     // of the same name in place. Local scope comes last but outranks user scope only.
-    let mut declared: Vec<(String, Value)> = Vec::new();
+    let mut declared: Vec<(String, Value, &'static str)> = Vec::new();
     let mut outranks_local: Vec<String> = Vec::new();
     let mut local_servers = Vec::new();
-    let mut declare = |name: String, v: Value| match declared.iter_mut().find(|(n, _)| *n == name) {
-        Some(slot) => slot.1 = v,
-        None => declared.push((name, v)),
+    let mut declare = |name: String, v: Value, scope: &'static str| match declared
+        .iter_mut()
+        .find(|(n, ..)| *n == name)
+    {
+        Some(slot) => (slot.1, slot.2) = (v, scope),
+        None => declared.push((name, v, scope)),
     };
     if !sources.strict {
         let user = read_json(&sources.home.join(".claude.json"));
         for (name, v) in servers_of(&user) {
-            declare(name, v);
+            declare(name, v, "user");
         }
         // Local scope: this project's own entry in ~/.claude.json.
         local_servers = servers_of(&user["projects"][sources.cwd.display().to_string()]);
@@ -103,7 +118,7 @@ pub fn load(sources: &Sources) -> Candidates {
         for (name, v) in servers_of(&project) {
             if approval.approves(&name) {
                 outranks_local.push(name.clone());
-                declare(name, v);
+                declare(name, v, "project");
             } else {
                 out.pending.push(name);
             }
@@ -124,7 +139,7 @@ pub fn load(sources: &Sources) -> Candidates {
             Ok(doc) => {
                 for (name, v) in servers_of(&doc) {
                     outranks_local.push(name.clone());
-                    declare(name, v);
+                    declare(name, v, "dynamic");
                 }
             }
             Err(e) => out.errors.push(e),
@@ -132,7 +147,7 @@ pub fn load(sources: &Sources) -> Candidates {
     }
     for (name, v) in local_servers {
         if !outranks_local.contains(&name) {
-            declare(name, v);
+            declare(name, v, "local");
         }
     }
     let [user_settings, ..] = crate::environment::read_settings_files(sources.home, sources.cwd);
@@ -141,9 +156,14 @@ pub fn load(sources: &Sources) -> Candidates {
             .chain(user_settings)
             .collect::<Vec<_>>(),
     );
-    for (name, entry) in declared {
+    let disabled = disabled_servers(sources.home, sources.cwd);
+    for (name, entry, scope) in declared {
         match parse_entry(&name, &entry, sources.cwd, &sources.child_env) {
-            Ok(spec) if policy.allows(&spec) => out.connect.push(spec),
+            Ok(spec) if policy.allows(&spec) => out.connect.push(ServerSpec {
+                scope,
+                disabled: disabled.contains(&name),
+                ..spec
+            }),
             Ok(_) => out.blocked.push(name),
             Err(e) => out.errors.push(e),
         }
@@ -191,6 +211,15 @@ fn parse_entry(
             })
             .unwrap_or_default()
     };
+    let mut shown = serde_json::Map::new();
+    for key in ["type", "command", "args", "url", "headers"] {
+        if let Some(value) = v.get(key) {
+            shown.insert(key.to_owned(), value.clone());
+        }
+    }
+    if v.get("type").is_none() {
+        shown.insert("type".to_owned(), "stdio".into());
+    }
     let kind = match v["type"].as_str() {
         None | Some("stdio") => {
             let command = v["command"]
@@ -232,7 +261,36 @@ fn parse_entry(
         name: name.to_owned(),
         kind,
         always_load: v["alwaysLoad"].as_bool().unwrap_or(false),
+        scope: "dynamic",
+        shown: Value::Object(shown),
+        disabled: false,
     })
+}
+
+/// The servers this project turned off (`projects[cwd].disabledMcpServers` in `~/.claude.json`).
+fn disabled_servers(home: &Path, cwd: &Path) -> Vec<String> {
+    let user = read_json(&crate::environment::global_config(home));
+    crate::json::strings(&user["projects"][cwd.display().to_string()]["disabledMcpServers"])
+}
+
+/// Turns a server off or on for this project from now on: its name joins or leaves the
+/// project's `disabledMcpServers` in `~/.claude.json` (the list is written even when it ends
+/// empty, as 2.1.235 leaves it). The rest of the file is kept as it was.
+pub fn persist_disabled(home: &Path, cwd: &Path, name: &str, disabled: bool) -> std::io::Result<()> {
+    let path = crate::environment::global_config(home);
+    let mut doc = match read_json(&path) {
+        Value::Object(map) => Value::Object(map),
+        _ => Value::Object(serde_json::Map::new()),
+    };
+    let project = &mut doc["projects"][cwd.display().to_string()];
+    let mut list = crate::json::strings(&project["disabledMcpServers"]);
+    list.retain(|n| n != name);
+    if disabled {
+        list.push(name.to_owned());
+    }
+    project["disabledMcpServers"] = list.into();
+    let text = serde_json::to_string_pretty(&doc).map_err(std::io::Error::other)?;
+    std::fs::write(path, text)
 }
 
 /// `${VAR}` and `${VAR:-default}` from the agent's environment; an unset variable expands empty.
@@ -409,6 +467,9 @@ mod tests {
                 }),
             },
             always_load: false,
+            scope: "dynamic",
+            shown: Value::Null,
+            disabled: false,
         }
     }
 
@@ -446,6 +507,36 @@ mod tests {
             panic!("stdio")
         };
         assert_eq!(shared.command, "true");
+        let scopes: Vec<&str> = got.connect.iter().map(|s| s.scope).collect();
+        assert_eq!(scopes, ["user", "project", "dynamic", "dynamic", "local"]);
+        assert_eq!(got.connect[0].shown, json!({"type": "stdio", "command": "true"}));
+    }
+
+    #[test]
+    fn a_server_turned_off_stays_off_for_the_project_and_the_file_keeps_the_rest() {
+        let home = tempfile::tempdir().unwrap();
+        let cwd = tempfile::tempdir().unwrap();
+        let config = home.path().join(".claude.json");
+        std::fs::write(&config, r#"{"zeta": 1, "alpha": {"kept": true}}"#).unwrap();
+        persist_disabled(home.path(), cwd.path(), "one", true).unwrap();
+        persist_disabled(home.path(), cwd.path(), "two", true).unwrap();
+        assert_eq!(disabled_servers(home.path(), cwd.path()), ["one", "two"]);
+        persist_disabled(home.path(), cwd.path(), "one", false).unwrap();
+        persist_disabled(home.path(), cwd.path(), "two", false).unwrap();
+        let text = std::fs::read_to_string(&config).unwrap();
+        assert!(text.starts_with("{\n  \"zeta\": 1,\n  \"alpha\""), "{text}");
+        assert!(text.contains("\"disabledMcpServers\": []"), "{text}");
+        let flag = json!({"mcpServers": {"one": {"command": "true"}}}).to_string();
+        persist_disabled(home.path(), cwd.path(), "one", true).unwrap();
+        let got = load(&Sources {
+            mcp_config: &[flag],
+            strict: true,
+            cwd: cwd.path(),
+            home: home.path(),
+            managed: home.path().join("no-managed-settings.json"),
+            child_env: BTreeMap::new(),
+        });
+        assert!(got.connect[0].disabled);
     }
 
     #[test]

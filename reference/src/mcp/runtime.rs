@@ -40,6 +40,8 @@ pub enum Status {
     Connected,
     Failed,
     NeedsAuth,
+    /// Turned off for the project (`disabledMcpServers`, or the host's `mcp_toggle`).
+    Disabled,
 }
 
 impl Status {
@@ -49,6 +51,7 @@ impl Status {
             Status::Connected => "connected",
             Status::Failed => "failed",
             Status::NeedsAuth => "needs-auth",
+            Status::Disabled => "disabled",
         }
     }
 }
@@ -113,8 +116,10 @@ pub(super) struct Server {
     conn: Mutex<Option<Arc<Connection>>>,
     status: Mutex<Status>,
     pub(super) capabilities: Mutex<Value>,
-    /// The `serverInfo.name` the server gave at initialize.
-    server_name: Mutex<Option<String>>,
+    /// The `serverInfo` the server gave at initialize (`null` before).
+    server_info: Mutex<Value>,
+    /// Why the last connection attempt failed, as `mcp_status` tells it.
+    last_error: Mutex<Option<String>>,
     instructions: Mutex<Option<String>>,
     catalog: Mutex<Catalog>,
     /// The last `resources/list` answer; `None` until listed or once invalidated.
@@ -164,10 +169,8 @@ impl McpRuntime {
     pub fn statuses(&self) -> Vec<Value> {
         // 2.1.235 connects the alwaysLoad servers as a batch of their own, first, and lists
         // them in that order (recorded: tools.tool-search/mcp).
-        let (first, rest): (Vec<_>, Vec<_>) = self.servers.iter().partition(|s| s.spec.always_load);
-        let mut out: Vec<Value> = first
-            .into_iter()
-            .chain(rest)
+        let mut out: Vec<Value> = self
+            .in_init_order()
             .map(|s| json!({"name": s.spec.name, "status": s.status().as_str()}))
             .collect();
         out.extend(
@@ -216,8 +219,8 @@ impl McpRuntime {
     /// The name a configured server gave itself at initialize (`serverInfo.name`).
     pub fn server_display_name(&self, server: &str) -> Option<String> {
         let s = self.servers.iter().find(|s| s.spec.name == server)?;
-        let name = s.server_name.lock().expect("not poisoned").clone();
-        name
+        let info = s.server_info.lock().expect("not poisoned");
+        info["name"].as_str().map(str::to_owned)
     }
 
     /// Server instructions, cut to the documented length, for the system prompt.
@@ -261,6 +264,60 @@ impl McpRuntime {
             .await
     }
 
+    /// Every server as the host's `mcp_status` lists them, in init's order.
+    pub fn report(&self) -> Vec<Value> {
+        self.in_init_order().map(|s| s.status_report()).collect()
+    }
+
+    /// The host's `mcp_toggle`: turns a server off (closed, its tools gone) or on (connected
+    /// and listed again). `Err`: 2.1.235's text for a name it does not know.
+    pub async fn set_enabled(&self, name: &str, enabled: bool) -> Result<(), String> {
+        let server = self.by_name(name)?;
+        match (enabled, server.status()) {
+            // The status first: the closing connection is then not taken for a drop to
+            // reconnect from.
+            (false, _) => {
+                server.set_status(Status::Disabled);
+                server.disconnect().await;
+            }
+            (true, Status::Disabled) => server.clone().connect_and_list().await,
+            (true, _) => {}
+        }
+        Ok(())
+    }
+
+    /// The host's `mcp_reconnect`: a fresh connection and listing, whatever the server's state;
+    /// `Err` with the reason when it does not connect.
+    pub async fn reconnect_now(&self, name: &str) -> Result<(), String> {
+        let server = self.by_name(name)?;
+        server.set_status(Status::Pending);
+        server.disconnect().await;
+        server.clone().connect_and_list().await;
+        match server.status() {
+            Status::Connected => Ok(()),
+            _ => Err(server
+                .last_error
+                .lock()
+                .expect("not poisoned")
+                .clone()
+                .unwrap_or_else(|| "connection failed".into())),
+        }
+    }
+
+    fn by_name(&self, name: &str) -> Result<&Arc<Server>, String> {
+        self.servers
+            .iter()
+            .find(|s| s.spec.name == name)
+            .ok_or_else(|| format!("Server not found: {name}"))
+    }
+
+    /// The servers in the order init lists them (alwaysLoad first).
+    fn in_init_order(&self) -> impl Iterator<Item = &Arc<Server>> {
+        let (first, rest): (Vec<_>, Vec<_>) =
+            self.servers.iter().partition(|s| s.spec.always_load);
+        first.into_iter().chain(rest)
+    }
+
     pub async fn shutdown(&self) {
         let mut ends = Vec::new();
         for s in &self.servers {
@@ -274,6 +331,10 @@ impl McpRuntime {
 }
 
 async fn connect_in_batches(servers: Vec<Arc<Server>>, size: usize) {
+    let (off, servers): (Vec<_>, Vec<_>) = servers.into_iter().partition(|s| s.spec.disabled);
+    for server in off {
+        server.set_status(Status::Disabled);
+    }
     // Not atomic: one server failing leaves the others of its batch connected.
     for batch in servers.chunks(size.max(1)) {
         futures_util::future::join_all(batch.iter().map(|s| s.clone().connect_and_list())).await;
@@ -289,7 +350,8 @@ impl Server {
             conn: Mutex::new(None),
             status: Mutex::new(Status::Pending),
             capabilities: Mutex::new(Value::Null),
-            server_name: Mutex::new(None),
+            server_info: Mutex::new(Value::Null),
+            last_error: Mutex::new(None),
             instructions: Mutex::new(None),
             catalog: Mutex::new(Catalog::default()),
             resources: Mutex::new(None),
@@ -326,6 +388,43 @@ impl Server {
         }
     }
 
+    /// Closes the connection and forgets what it offered.
+    async fn disconnect(&self) {
+        let conn = self.conn.lock().expect("not poisoned").take();
+        if let Some(conn) = conn {
+            conn.transport().shutdown().await;
+        }
+        self.catalog.lock().expect("not poisoned").tools.clear();
+        *self.server_info.lock().expect("not poisoned") = Value::Null;
+    }
+
+    /// The server as the host's `mcp_status` shows it, keys in 2.1.235's order.
+    fn status_report(&self) -> Value {
+        let status = self.status();
+        let mut out = json!({"name": self.spec.name, "status": status.as_str()});
+        let map = out.as_object_mut().expect("an object");
+        if status == Status::Failed {
+            if let Some(error) = self.last_error.lock().expect("not poisoned").clone() {
+                map.insert("error".into(), error.into());
+            }
+        }
+        if status == Status::Connected {
+            map.insert("serverInfo".into(), self.server_info.lock().expect("not poisoned").clone());
+        }
+        map.insert("config".into(), self.spec.shown.clone());
+        map.insert("scope".into(), self.spec.scope.into());
+        if status == Status::Connected {
+            let catalog = self.catalog.lock().expect("not poisoned");
+            let tools: Vec<Value> = catalog
+                .tools
+                .iter()
+                .map(|t| json!({"name": t.name, "annotations": t.annotations}))
+                .collect();
+            map.insert("tools".into(), tools.into());
+        }
+        out
+    }
+
     async fn fail(&self, e: McpError) {
         let status = match &e {
             McpError::Auth { .. } if !self.has_user_authorization() => Status::NeedsAuth,
@@ -347,6 +446,7 @@ impl Server {
             ));
         }
         self.set_status(status);
+        *self.last_error.lock().expect("not poisoned") = Some(e.to_string());
         let conn = self.conn.lock().expect("not poisoned").take();
         if let Some(conn) = conn {
             conn.transport().shutdown().await;
@@ -415,8 +515,7 @@ impl Server {
             h.set_protocol_version(version);
         }
         *self.capabilities.lock().expect("not poisoned") = result["capabilities"].clone();
-        *self.server_name.lock().expect("not poisoned") =
-            result["serverInfo"]["name"].as_str().map(str::to_owned);
+        *self.server_info.lock().expect("not poisoned") = result["serverInfo"].clone();
         *self.instructions.lock().expect("not poisoned") = result["instructions"]
             .as_str()
             .map(|i| catalog::cut(i, limits::MCP_INITIALIZE_INSTRUCTIONS_MAX.usize()));

@@ -145,6 +145,9 @@ pub struct ToolSpec {
     /// The result's `structuredContent`.
     #[serde(default)]
     pub structured_content: Option<Value>,
+    /// The tool's `annotations` in the listing (`readOnlyHint`, …), sent as is.
+    #[serde(default)]
+    pub annotations: Option<Value>,
 }
 
 /// What a server does, instead of answering normally, to the Nth request of a method.
@@ -298,6 +301,9 @@ impl ToolSpec {
             .input_schema
             .clone()
             .unwrap_or_else(|| json!({"type": "object"}));
+        if let Some(annotations) = &self.annotations {
+            tool["annotations"] = annotations.clone();
+        }
         tool
     }
 }

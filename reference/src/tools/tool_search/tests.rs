@@ -11,6 +11,7 @@ fn mcp_tool(server: &str, name: &str, always_load: bool) -> McpTool {
         description: "Echoes.".into(),
         input_schema: json!({"type": "object"}),
         always_load,
+        annotations: json!({}),
     }
 }
 
