@@ -126,6 +126,9 @@ pub struct Args {
     /// Which of the user, project and local settings are read (`""`: none).
     #[arg(long = "setting-sources", value_name = "sources")]
     pub setting_sources: Option<String>,
+    /// One more settings source, over the local file: a JSON object, or a settings file's path.
+    #[arg(long, value_name = "file-or-json")]
+    pub settings: Option<String>,
     #[arg(long = "max-thinking-tokens", hide = true, value_name = "tokens")]
     pub max_thinking_tokens: Option<String>,
     /// How thinking is shown (`summarized`, `omitted`): the request's `thinking.display`.

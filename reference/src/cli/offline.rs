@@ -10,10 +10,6 @@ use clap::{ArgAction, Args};
 pub struct Offline {
     // Not built yet, each recorded on 2.1.235 (issue 36's note): accepted so an SDK's command
     // line starts, without their effect.
-    /// One more settings source, a file or a JSON text (2.1.235: its `env` reaches Bash; a file
-    /// that is not there stops the start).
-    #[arg(long, value_name = "file-or-json")]
-    pub settings: Option<String>,
     /// Custom agents as a JSON object (2.1.235: listed in init and the agent listing).
     #[arg(long, value_name = "json")]
     pub agents: Option<String>,

@@ -89,13 +89,35 @@ pub fn settings_files(home: &Path, cwd: &Path) -> [PathBuf; 3] {
 }
 
 /// The settings files that exist and parse, in [`settings_files`] order, of the sources read
-/// (`--setting-sources`).
+/// (`--setting-sources`), then `--settings`: a later one wins.
 pub fn settings(home: &Path, cwd: &Path) -> Vec<Value> {
     read_settings_files(home, cwd)
         .into_iter()
         .flatten()
         .filter_map(|p| crate::json::read_file(&p))
+        .chain(sources::flag().cloned())
         .collect()
+}
+
+/// The settings' `env`, merged (a later source wins), set on this process at start-up so that
+/// everything it runs inherits it, as 2.1.235 does (recorded: sdk.invocation/settings, a Bash
+/// command sees them). Call before any thread starts.
+pub fn apply_settings_env(home: &Path, cwd: &Path) {
+    for settings in settings(home, cwd) {
+        let Some(env) = settings["env"].as_object() else {
+            continue;
+        };
+        for (name, value) in env {
+            let value = match value {
+                Value::String(s) => s.clone(),
+                Value::Null => continue,
+                other => other.to_string(),
+            };
+            if !name.is_empty() && !name.contains(['=', '\0']) && !value.contains('\0') {
+                std::env::set_var(name, value);
+            }
+        }
+    }
 }
 
 /// [`settings_files`] with those of a source that is not read (`--setting-sources`) left out.

@@ -147,14 +147,20 @@ impl Rules {
         let mut rules = Rules::default();
         let mut warnings = Vec::new();
         let mut read_deny = GlobSetBuilder::new();
-        // Each file's relative paths are read from its own root.
+        // Each file's relative paths are read from its own root; `--settings` last, from cwd.
         let roots = [home.join(".claude"), cwd.to_owned(), cwd.to_owned()];
-        let files: Vec<_> = crate::environment::read_settings_files(home, cwd)
+        let files = crate::environment::read_settings_files(home, cwd)
             .into_iter()
+            .map(|file| file.as_deref().and_then(crate::json::read_file));
+        let sources: Vec<(Option<Value>, PathBuf)> = files
             .zip(roots)
+            .chain(std::iter::once((
+                crate::environment::sources::flag().cloned(),
+                cwd.to_owned(),
+            )))
             .collect();
-        for (i, (file, root)) in files.iter().enumerate() {
-            let Some(settings) = file.as_deref().and_then(crate::json::read_file) else {
+        for (i, (settings, root)) in sources.iter().enumerate() {
+            let Some(settings) = settings else {
                 continue;
             };
             let list = |name: &str| crate::json::strings(&settings["permissions"][name]);

@@ -114,6 +114,11 @@ pub fn read(args: &Args) -> Result<Inputs, Stop> {
         let read = crate::environment::sources::parse(list).map_err(|e| Stop(format!("{e}\n")))?;
         crate::environment::sources::limit(read);
     }
+    if let Some(text) = &args.settings {
+        let settings =
+            crate::environment::sources::parse_flag(text).map_err(|e| Stop(format!("{e}\n")))?;
+        crate::environment::sources::set_flag(settings);
+    }
     let system_prompt = system_prompt(args)?;
     let max_budget_usd = args.max_budget_usd()?;
     let (thinking, effort_warning) = args.thinking()?;
@@ -133,6 +138,8 @@ pub fn read(args: &Args) -> Result<Inputs, Stop> {
     let home = std::env::var_os("HOME")
         .map(PathBuf::from)
         .unwrap_or_else(std::env::temp_dir);
+    // Before anything reads the environment (the API key included) or starts a thread.
+    crate::environment::apply_settings_env(&home, &cwd);
     // Recorded on 2.1.235: a given id whose file exists is refused before anything runs.
     if args.session_id.is_some()
         && crate::environment::session_file(&home, &cwd, &session_id).exists()
