@@ -332,6 +332,19 @@ impl Output {
                "session_id": self.session_id, "uuid": uuid()})
     }
 
+    /// The main loop went on another model after overload (`--fallback-model`), fields and words
+    /// as 2.1.235 has them (sdk.invocation/fallback-model).
+    pub fn model_fallback(&self, original: &str, fallback: &str) -> Value {
+        let content = format!(
+            "Switched to {} due to high demand for {}",
+            model_display_name(fallback),
+            model_display_name(original)
+        );
+        json!({"type": "system", "subtype": "model_fallback", "trigger": "overloaded",
+               "original_model": original, "fallback_model": fallback, "content": content,
+               "session_id": self.session_id, "uuid": uuid()})
+    }
+
     /// The assistant message the CLI synthesizes when the API fails for good.
     pub fn api_error_message(&self, error: &ApiError, text: &str) -> Value {
         let mut event = self.synthetic_answer(text, "stop_sequence");
@@ -626,5 +639,42 @@ mod tests {
                 "session_id"
             ]
         );
+    }
+}
+
+/// A model id as a person reads it: `claude-haiku-4-5` → `Haiku 4.5`, a date suffix dropped;
+/// an id without a family name stays as it is.
+pub fn model_display_name(model: &str) -> String {
+    let id = crate::api::tally::canonical(model);
+    let parts: Vec<&str> = id.strip_prefix("claude-").unwrap_or(id).split('-').collect();
+    let family = parts
+        .iter()
+        .find(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphabetic()));
+    let version: Vec<&str> = parts
+        .iter()
+        .copied()
+        .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        .collect();
+    match (family, version.is_empty()) {
+        (Some(family), false) => {
+            let mut name = family[..1].to_ascii_uppercase() + &family[1..];
+            name.push(' ');
+            name.push_str(&version.join("."));
+            name
+        }
+        _ => model.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod model_name_tests {
+    use super::model_display_name;
+
+    #[test]
+    fn families_and_versions_read_as_people_say_them() {
+        assert_eq!(model_display_name("claude-haiku-4-5"), "Haiku 4.5");
+        assert_eq!(model_display_name("claude-sonnet-4-5-20250929"), "Sonnet 4.5");
+        assert_eq!(model_display_name("claude-opus-4-1"), "Opus 4.1");
+        assert_eq!(model_display_name("m"), "m");
     }
 }

@@ -63,6 +63,7 @@ pub(super) async fn start(
     }
     let config = StubConfig {
         main_model: scenario.model().to_owned(),
+        more_main_models: scenario.main_loop_models.clone(),
         turns,
         agents: scenario
             .agents

@@ -79,6 +79,10 @@ pub struct Scenario {
     pub env: BTreeMap<String, String>,
     #[serde(default)]
     pub model: Option<String>,
+    /// Models besides `model` whose Messages requests are the main loop and play `[[turn]]`s
+    /// (`--fallback-model`'s, after overload); a request on any other model is a helper.
+    #[serde(default)]
+    pub main_loop_models: Vec<String>,
     #[serde(default)]
     pub timeout_ms: Option<u64>,
     /// Fixture files written before the run; `~/` paths land in the run's HOME.

@@ -23,4 +23,5 @@ fn client(config: &crate::config::Config) -> crate::api::Client {
         config.oauth_token.clone(),
         config.session_id.clone(),
     )
+    .falling_back_to(config.fallback_model.clone())
 }

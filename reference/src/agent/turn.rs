@@ -48,6 +48,9 @@ pub struct Turn<'s, 'a> {
     structured_misses: u64,
     /// The answer StructuredOutput took, for the result's `structured_output`.
     structured_output: Option<Value>,
+    /// The model this turn went on after overload (`--fallback-model`); the next prompt starts
+    /// on the session's own again (recorded: sdk.invocation/fallback-next-prompt).
+    fallen_back: Option<String>,
 }
 
 /// How the result event ends a prompt.
@@ -78,6 +81,7 @@ impl<'s, 'a> Turn<'s, 'a> {
             structured_nudged: false,
             structured_misses: 0,
             structured_output: None,
+            fallen_back: None,
         }
     }
 
@@ -104,7 +108,11 @@ impl<'s, 'a> Turn<'s, 'a> {
             let offered = tools::builtin(s.offer(self.turns >= 1 && s.ctx.lsp.has_servers()));
             s.ctx.tool_search.refresh(&offered, &mcp_tools, &s.messages);
             let tools = s.ctx.tool_search.request_tools(&offered, &mcp_tools);
-            let body = request_body(&s.effective_config(), tools, &s.messages);
+            let mut config = s.effective_config();
+            if let Some(model) = &self.fallen_back {
+                config.to_mut().model.clone_from(model);
+            }
+            let body = request_body(&config, tools, &s.messages);
             let out = &s.out;
             let mcp = s.mcp;
             let term = s.term.clone();
@@ -145,6 +153,12 @@ impl<'s, 'a> Turn<'s, 'a> {
             drop(streaming);
             let s = &mut *self.session;
             s.out.rate_limits();
+            if let (Err(ApiError::FallBack), Some(fallback)) = (&answer, &s.config.fallback_model) {
+                let original = body["model"].as_str().unwrap_or_default();
+                s.out.event(&s.out.model_fallback(original, fallback));
+                self.fallen_back = Some(fallback.clone());
+                continue;
+            }
             self.turns += 1;
             let answer = match answer {
                 Ok(answer) => answer,

@@ -25,6 +25,8 @@ pub struct Client {
     /// attribution line on a first-party host.
     prompt_id: Mutex<Option<String>>,
     previous_request: Mutex<Option<String>>,
+    /// `--fallback-model`: the main loop's model after overload.
+    fallback_model: Option<String>,
 }
 
 /// A retry about to happen, for the `system/api_retry` event.
@@ -63,7 +65,15 @@ impl Client {
             role: Role::Main,
             prompt_id: Mutex::new(None),
             previous_request: Mutex::new(None),
+            fallback_model: None,
         }
+    }
+
+    /// The main loop goes to `model` once the API has been overloaded
+    /// [`limits::API_OVERLOADED_BEFORE_FALLBACK`] times in a row.
+    pub fn falling_back_to(mut self, model: Option<String>) -> Self {
+        self.fallback_model = model;
+        self
     }
 
     /// The same client for another kind of loop (an agent's, a helper's).
@@ -111,6 +121,14 @@ impl Client {
         mut on_retry: impl FnMut(&Retry),
     ) -> Result<Answer, ApiError> {
         let mut attempt = 0;
+        let mut overloaded: u64 = 0;
+        // Recorded on 2.1.235 (sdk.invocation/fallback-model): the main loop only, and not once
+        // it runs on the fallback model.
+        let may_fall_back = self.role == Role::Main
+            && self
+                .fallback_model
+                .as_deref()
+                .is_some_and(|m| body["model"] != m);
         loop {
             let started = Instant::now();
             let outcome = match self.stream(body, &mut on_block, &mut on_event).await {
@@ -136,6 +154,13 @@ impl Client {
                         request_id,
                         api_ms: started.elapsed().as_millis() as u64,
                     });
+                }
+                Err(error) if error.status() == Some(529) && may_fall_back && {
+                    overloaded += 1;
+                    overloaded >= limits::API_OVERLOADED_BEFORE_FALLBACK.get()
+                } =>
+                {
+                    return Err(ApiError::FallBack)
                 }
                 Err(error) if error.retryable() && attempt < self.max_retries => {
                     attempt += 1;

@@ -19,6 +19,10 @@ pub enum ApiError {
     /// The stream ended before `message_stop`.
     #[error("stream ended before message_stop")]
     StreamCut,
+    /// Overloaded (529) too many times in a row, with a fallback model to go to
+    /// (`--fallback-model`): the caller sends the request again on that model.
+    #[error("overloaded; the fallback model takes over")]
+    FallBack,
 }
 
 impl ApiError {
@@ -48,7 +52,7 @@ impl ApiError {
                 matches!(status, 401 | 408 | 409 | 429) || *status >= 500
             }
             ApiError::Network(_) => true,
-            ApiError::Protocol(_) | ApiError::StreamCut => false,
+            ApiError::Protocol(_) | ApiError::StreamCut | ApiError::FallBack => false,
         }
     }
 

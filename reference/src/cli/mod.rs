@@ -41,6 +41,10 @@ pub struct Args {
     pub verbose: bool,
     #[arg(long)]
     pub model: Option<String>,
+    /// The main loop's model, for the rest of a turn, after the API was overloaded three times
+    /// in a row.
+    #[arg(long = "fallback-model", value_name = "model")]
+    pub fallback_model: Option<String>,
     #[arg(long = "session-id")]
     pub session_id: Option<String>,
     /// Go on with a saved session (its id); its file grows unless `--fork-session`.

@@ -13,9 +13,6 @@ pub struct Offline {
     /// Custom agents as a JSON object (2.1.235: listed in init and the agent listing).
     #[arg(long, value_name = "json")]
     pub agents: Option<String>,
-    /// The model after three overloaded answers in a row (2.1.235: a `model_fallback` event).
-    #[arg(long = "fallback-model", value_name = "model")]
-    pub fallback_model: Option<String>,
 
     /// The session's agent (`agent` setting); custom agents are not built yet.
     #[arg(long, value_name = "agent")]

@@ -14,6 +14,18 @@ pub const API_MAX_RETRIES_DEFAULT: Limit = Limit {
     what: "Retries of a retryable Messages API failure (401, 429, 5xx, 529) before the run ends in an API error.",
 };
 
+pub const API_OVERLOADED_BEFORE_FALLBACK: Limit = Limit {
+    name: "api.fallback.overloaded_in_a_row",
+    value: 3,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "sdk.invocation/fallback-model: with --fallback-model, the third 529 in a row ends the retries (two api_retry events) and the request goes again on the fallback model",
+    },
+    what: "Overloaded answers in a row after which the main loop goes on, for the rest of the turn, on `--fallback-model`.",
+};
+
 pub const HOOK_COMMAND_TIMEOUT_DEFAULT: Limit = Limit {
     name: "hooks.command.timeout_default",
     value: 600_000,
@@ -339,6 +351,7 @@ pub const ALL_REAL_BINARY: &[&Limit] = &[
     &TASK_OUTPUT_TIMEOUT_MAX,
     &SEND_MESSAGE_SUMMARY_MAX,
     &API_MAX_RETRIES_DEFAULT,
+    &API_OVERLOADED_BEFORE_FALLBACK,
     &API_RETRY_BASE_DELAY,
     &API_RETRY_MAX_DELAY,
     &API_RETRY_JITTER,

@@ -47,6 +47,7 @@ pub fn decide(inputs: &Inputs) -> Config {
         system_prompt: inputs.system_prompt.clone(),
         replay_user_messages: args.replay_user_messages,
         include_partial_messages: args.include_partial_messages,
+        fallback_model: args.fallback_model.clone(),
         max_budget_usd: inputs.max_budget_usd,
         thinking: inputs.thinking.clone(),
         json_schema: inputs.json_schema.clone(),

@@ -42,6 +42,7 @@ fn run(python: &Path, target: &Path, case: &str, turns: &Value) -> Ran {
     let stub = runtime
         .block_on(MessagesStub::start(StubConfig {
             main_model: "claude-sonnet-4-5".into(),
+            more_main_models: Vec::new(),
             turns: serde_json::from_str(&turns).unwrap(),
             agents: Vec::new(),
             split: Default::default(),

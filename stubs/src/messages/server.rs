@@ -23,6 +23,8 @@ use super::sse::{encode_turn, split_chunks};
 pub struct StubConfig {
     /// The model the target was started with; Messages requests for another model are helpers.
     pub main_model: String,
+    /// Other models whose requests are the main loop too (a fallback model after overload).
+    pub more_main_models: Vec<String>,
     pub turns: Vec<Turn>,
     /// Second agent loops, told apart from the main loop by their first user message.
     pub agents: Vec<AgentScript>,
@@ -411,6 +413,7 @@ fn classify(method: &Method, path: &str, body: &Value, config: &StubConfig) -> C
     }
     match body.get("model").and_then(Value::as_str) {
         Some(model) if model == config.main_model => Classified::Main,
+        Some(model) if config.more_main_models.iter().any(|m| m == model) => Classified::Main,
         Some(model) => Classified::Side(format!("model {model}")),
         None => Classified::Side("no model".into()),
     }
@@ -556,6 +559,7 @@ mod tests {
     fn config(agents: Vec<AgentScript>) -> StubConfig {
         StubConfig {
             main_model: "m".into(),
+            more_main_models: Vec::new(),
             turns: vec![turn("MAIN_1"), turn("MAIN_2")],
             agents,
             split: Split::Whole,

@@ -41,6 +41,7 @@ pub fn run(args: TurnArgs) -> Result<bool> {
     };
     let stub = runtime.block_on(MessagesStub::start(StubConfig {
         main_model: MODEL.into(),
+        more_main_models: Vec::new(),
         turns: vec![turn; rounds * 2],
         agents: Vec::new(),
         split: Split::Whole,
