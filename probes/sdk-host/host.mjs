@@ -1,7 +1,8 @@
 // The official TypeScript Agent SDK between the harness and a target (the `sdk` channel).
 //
 // On its own stdin/stdout this script speaks what the target speaks to an SDK host, so the
-// harness's control host drives it unchanged: the host's `initialize` registers its hooks,
+// harness's control host drives it unchanged: the host's `initialize` registers its hooks (and
+// names its in-process MCP servers and agent types, which become the SDK's own options),
 // `user` lines are the prompts, `control_response` lines answer what is asked, an `interrupt`
 // request interrupts, and stdin's end ends the prompts. In between, the SDK's `query()` starts and
 // talks to the target; every message the SDK yields is printed as one JSON line, each
@@ -145,6 +146,7 @@ q = query({
     extraArgs: extra,
     hooks: hooks_from(init.hooks),
     mcpServers: sdk_servers(init.sdkMcpServers),
+    agents: init.agents,
     stderr: (text) => process.stderr.write(text),
     canUseTool: (tool_name, input, context) =>
       ask(

@@ -63,6 +63,8 @@ pub struct Config {
     pub replay_user_messages: bool,
     /// `--include-partial-messages`: the API's own events as `stream_event` lines.
     pub include_partial_messages: bool,
+    /// `--agents`: the user's own agent types (an SDK host's `initialize` may add more).
+    pub agents: Vec<crate::context::custom_agents::CustomAgent>,
     /// `--fallback-model`: the main loop's model after overload, for the rest of that turn.
     pub fallback_model: Option<String>,
     /// `--max-budget-usd`: the run ends once its cost reaches this.

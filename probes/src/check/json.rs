@@ -3,8 +3,9 @@
 //!
 //! In `matches`, an object names only the keys it cares about, an array must have the same length
 //! and match element by element, other values must be equal (the run's paths redacted to `{cwd}`
-//! and `{home}` first). Three string markers: `{absent}` (the key is missing or null), `{any}` (there,
-//! any value) and `{iso8601}` (a UTC timestamp like `2026-08-24T14:32:00.000Z`).
+//! and `{home}` first). Four string markers: `{absent}` (the key is missing or null), `{any}` (there,
+//! any value), `{iso8601}` (a UTC timestamp like `2026-08-24T14:32:00.000Z`) and `{prefix:TEXT}`
+//! (a string that starts with TEXT: a system prompt block that opens with a given prompt).
 
 use serde_json::Value;
 
@@ -243,6 +244,13 @@ pub fn subset(want: &Value, seen: &Value, path: &str) -> Result<(), String> {
             Ok(())
         }
         Value::String(marker) if marker == "{any}" => Ok(()),
+        Value::String(marker) if marker.starts_with("{prefix:") && marker.ends_with('}') => {
+            let prefix = &marker["{prefix:".len()..marker.len() - 1];
+            match seen.as_str() {
+                Some(s) if s.starts_with(prefix) => Ok(()),
+                _ => Err(format!("{path}: expected a string starting {prefix:?}, seen {seen}")),
+            }
+        }
         Value::String(marker) if marker == "{iso8601}" => match seen.as_str() {
             Some(s) if is_iso8601(s) => Ok(()),
             _ => Err(format!("{path}: expected a UTC timestamp, seen {seen}")),
@@ -289,5 +297,8 @@ mod tests {
         assert!(e.contains("expected 0 items"), "{e}");
         assert!(subset(&json!({"a": "{absent}"}), &seen, "r").is_err());
         assert!(subset(&json!({"t": "{iso8601}"}), &json!({"t": "2026-08-24"}), "r").is_err());
+        assert!(subset(&json!({"t": "{prefix:2026-08}"}), &seen, "r").is_ok());
+        let e = subset(&json!({"t": "{prefix:2025}"}), &seen, "r").unwrap_err();
+        assert!(e.starts_with("r.t: expected a string starting \"2025\""), "{e}");
     }
 }

@@ -31,6 +31,8 @@ pub(crate) struct Script<'a> {
     pub prompts: &'a [String],
     pub sdk_hooks: &'a [SdkHook],
     pub sdk_mcp: &'a [SdkMcpServer],
+    /// `initialize`'s `agents`.
+    pub agents: Option<&'a serde_json::Map<String, Value>>,
     pub requests: &'a [Value],
 }
 
@@ -54,6 +56,7 @@ pub(crate) async fn drive(
         cues: cues.clone(),
         sdk_hooks: script.sdk_hooks.to_vec(),
         sdk_mcp: script.sdk_mcp.to_vec(),
+        agents: script.agents.cloned(),
         requests: script.requests.to_vec(),
         prompts: script.prompts.iter().cloned().collect(),
     };
@@ -86,6 +89,8 @@ struct Host {
     sdk_hooks: Vec<SdkHook>,
     /// The host's in-process MCP servers, named at `initialize`.
     sdk_mcp: Vec<SdkMcpServer>,
+    /// The agent types defined at `initialize`.
+    agents: Option<serde_json::Map<String, Value>>,
     /// Control requests of the host's own, sent after `initialize`.
     requests: Vec<Value>,
     /// The user messages not sent yet: the first at the start, each next one after a `result`.
@@ -101,6 +106,9 @@ impl Host {
         if !self.sdk_mcp.is_empty() {
             let names: Vec<&str> = self.sdk_mcp.iter().map(|s| s.name.as_str()).collect();
             initialize["sdkMcpServers"] = json!(names);
+        }
+        if let Some(agents) = &self.agents {
+            initialize["agents"] = Value::Object(agents.clone());
         }
         self.send(json!({"type": "control_request", "request_id": id, "request": initialize}))
             .await;

@@ -209,6 +209,7 @@ async fn drive(
                     prompts: &prompts,
                     sdk_hooks: &scenario.sdk_hooks,
                     sdk_mcp: &scenario.sdk_mcp_servers,
+                    agents: scenario.sdk_agents.as_ref(),
                     requests: &scenario.control_requests,
                 },
                 decisions,

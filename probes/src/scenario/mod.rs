@@ -148,6 +148,10 @@ pub struct Scenario {
     /// MCP servers in the SDK host's own process (`control`, `sdk`), named at `initialize`.
     #[serde(default, rename = "sdk_mcp_server")]
     pub sdk_mcp_servers: Vec<SdkMcpServer>,
+    /// Agent types the SDK host defines at `initialize` (`agents`, the TypeScript SDK's option of
+    /// that name): `{ name = { description, prompt, tools?, model? } }`.
+    #[serde(default)]
+    pub sdk_agents: Option<serde_json::Map<String, serde_json::Value>>,
     /// Control requests the SDK host sends of its own once `initialize` is out, each a
     /// `request` body (`{ subtype = "interrupt" }`); their answers are on stdout. Only the
     /// `control` channel: the SDK sends the subtypes its API has, and none raw.
@@ -623,6 +627,9 @@ impl Scenario {
             .any(|c| matches!(c, Channel::Control | Channel::Sdk));
         if !self.sdk_mcp_servers.is_empty() && !sdk_host {
             return Err((at("sdk_mcp_server"), "`[[sdk_mcp_server]]` needs `channels` with `control` or `sdk`: only an SDK host has in-process servers".into()));
+        }
+        if self.sdk_agents.is_some() && !sdk_host {
+            return Err((at("sdk_agents"), "`sdk_agents` needs `channels` with `control` or `sdk`: only an SDK host defines agents at initialize".into()));
         }
         if !self.sdk_hooks.is_empty() && !sdk_host {
             return Err((at("sdk_hook"), "`[[sdk_hook]]` needs `channels` with `control` or `sdk`: only an SDK host registers hook callbacks".into()));

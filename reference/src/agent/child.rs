@@ -95,7 +95,15 @@ fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<Atomic
     let mut budget = crate::context::reminders::TokenBudget::default();
     let mut last_total: u64;
     if messages.is_empty() {
-        first.extend(agents.first_context.iter().cloned());
+        // No skills listing for an agent without the Skill tool (recorded: sdk.control/agents,
+        // a user's agent type that names its tools).
+        let skills = offered.iter().any(|t| t.name() == "Skill");
+        first.extend(agents.first_context.iter().cloned().filter(|b| {
+            skills
+                || crate::transcript::attachment::of_reminder(b["text"].as_str().unwrap_or_default())
+                    ["type"]
+                    != "skill_listing"
+        }));
     }
     let prompt = json!({"type": "text", "text": launch.prompt});
     // The reminders it opens with; the context block (last) is not one of them.
@@ -147,7 +155,14 @@ fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<Atomic
                 messages,
             );
         }
-        let mut body = request_body(config, &offered, &messages, silent, !launch.background);
+        let lead = crate::context::custom_agents::find(&launch.agent_type).map(|c| c.prompt);
+        let mut body = request_body(
+            config,
+            &offered,
+            &messages,
+            (silent, !launch.background),
+            lead.as_deref(),
+        );
         // The model asked for takes the request; the rest of its shape stays the session's (a
         // named difference: 2.1.235 shapes it for that model).
         if let Some(model) = &launch.model {
@@ -300,11 +315,22 @@ fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<Atomic
 /// The child's tools: the session's catalog less what this kind of agent goes without; the
 /// Agent tool only while the nesting depth allows one more level.
 fn tools_for(agents: &Agents, launch: &Launch) -> Vec<&'static dyn Tool> {
-    // Child loops do not defer: no ToolSearch, every tool in tools[].
+    let custom = crate::context::custom_agents::find(&launch.agent_type);
+    // Child loops do not defer: no ToolSearch, every tool in tools[]. A user's agent type that
+    // names its tools gets them, in its order, the search tools among them (recorded:
+    // sdk.invocation/agents, Read and Grep).
     let mut offered = tools::builtin(crate::config::Offer {
         tool_search: false,
+        search_tools: agents.config.offer.search_tools
+            || custom.as_ref().is_some_and(|c| c.tools.is_some()),
         ..agents.config.offer
     });
+    if let Some(names) = custom.and_then(|c| c.tools) {
+        offered = names
+            .iter()
+            .filter_map(|name| offered.iter().find(|t| t.name() == name).copied())
+            .collect();
+    }
     if launch.agent_type == agents::WORKFLOW_AGENT_TYPE {
         offered.retain(|t| !WORKFLOW_WITHOUT.contains(&t.name()));
     } else if launch.background {
@@ -324,19 +350,24 @@ fn tools_for(agents: &Agents, launch: &Launch) -> Vec<&'static dyn Tool> {
     offered
 }
 
+/// `lead`: a user's agent type's own prompt, which the guidance follows (recorded:
+/// sdk.invocation/agents, it opens the system prompt's block after the identity line).
 fn request_body(
     config: &crate::config::Config,
     tools: &[&'static dyn Tool],
     messages: &[Value],
-    workflow: bool,
-    foreground: bool,
+    (workflow, foreground): (bool, bool),
+    lead: Option<&str>,
 ) -> Value {
     let guidance = if workflow {
         WORKFLOW_GUIDANCE
     } else {
         CHILD_GUIDANCE
     };
-    let guidance = format!("{guidance}\nWorking directory: {}", config.cwd.display());
+    let mut guidance = format!("{guidance}\nWorking directory: {}", config.cwd.display());
+    if let Some(lead) = lead {
+        guidance = format!("{lead}\n\n{guidance}");
+    }
     let cache = wire::cache_control(Role::Subagent);
     let system = json!([
         {"type": "text", "text": CHILD_IDENTITY, "cache_control": cache},

@@ -54,6 +54,8 @@ pub async fn run(mut config: Config) -> i32 {
     if let Some(schema) = &config.json_schema {
         tools::structured_output::set_schema(schema.clone());
     }
+    // The user's agent types from the command line; an SDK host's `initialize` may add more.
+    crate::context::custom_agents::define(config.agents.clone());
     // An SDK host's `initialize` comes first: it may give the system prompt and name its own
     // MCP servers, which are connected with the others.
     let control = match config.host {
@@ -63,6 +65,7 @@ pub async fn run(mut config: Config) -> i32 {
     if let Some((control, _)) = &control {
         config.system_prompt = control.system_prompt(&config.system_prompt);
     }
+
     let host_channel = control.as_ref().map(|(control, _)| {
         let named = control.sdk_mcp_servers();
         (control.clone() as Arc<dyn mcp::HostChannel>, named)

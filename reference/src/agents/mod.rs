@@ -74,9 +74,12 @@ impl Agents {
 }
 
 /// The agent types this agent knows, in the order the refusal lists them: the listing's
-/// (`context::builtins::AGENTS`).
-pub fn agent_types() -> impl Iterator<Item = &'static str> {
-    crate::context::builtins::AGENTS.iter().map(|a| a.name)
+/// (`context::builtins::agent_types`, the user's among them).
+pub fn agent_types() -> Vec<String> {
+    crate::context::builtins::agent_types()
+        .into_iter()
+        .map(|(name, ..)| name)
+        .collect()
 }
 pub const DEFAULT_AGENT_TYPE: &str = "general-purpose";
 /// The type of a workflow's agent() subagents (2.1.235's `agentType` in their meta files).

@@ -130,6 +130,10 @@ pub struct Args {
     /// Which of the user, project and local settings are read (`""`: none).
     #[arg(long = "setting-sources", value_name = "sources")]
     pub setting_sources: Option<String>,
+    /// Agent types of the user's own, as a JSON object: `{"name": {"description", "prompt",
+    /// "tools"?, "model"?}}`.
+    #[arg(long, value_name = "json")]
+    pub agents: Option<String>,
     /// One more settings source, over the local file: a JSON object, or a settings file's path.
     #[arg(long, value_name = "file-or-json")]
     pub settings: Option<String>,

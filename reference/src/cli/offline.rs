@@ -8,13 +8,10 @@ use clap::{ArgAction, Args};
 
 #[derive(Debug, Clone, Default, Args)]
 pub struct Offline {
-    // Not built yet, each recorded on 2.1.235 (issue 36's note): accepted so an SDK's command
-    // line starts, without their effect.
-    /// Custom agents as a JSON object (2.1.235: listed in init and the agent listing).
-    #[arg(long, value_name = "json")]
-    pub agents: Option<String>,
+    // Not built yet: accepted so an SDK's command line starts, without its effect.
 
-    /// The session's agent (`agent` setting); custom agents are not built yet.
+    /// The main loop run as one agent type (`agent` setting): not built yet; `--agents`'
+    /// types are, for the Agent tool.
     #[arg(long, value_name = "agent")]
     pub agent: Option<String>,
     /// Bypass offered but not on: the reference has no mode picker to offer it in.

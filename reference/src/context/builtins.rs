@@ -47,6 +47,39 @@ pub const AGENTS: &[AgentType] = &[
     },
 ];
 
+/// The names init lists (recorded: sdk.control/agents): [`agent_types`]' order, except that
+/// those an SDK host defined at `initialize` come last, in its order.
+pub fn init_agent_names() -> Vec<String> {
+    let custom = super::custom_agents::defined();
+    let from_host = |name: &str| custom.iter().any(|c| c.from_host && c.name == name);
+    let (host, rest): (Vec<_>, Vec<_>) = agent_types()
+        .into_iter()
+        .map(|(name, ..)| name)
+        .partition(|name| from_host(name));
+    let host_order = custom.iter().filter(|c| c.from_host).map(|c| c.name.clone());
+    rest.into_iter()
+        .chain(host_order.filter(|n| host.contains(n)))
+        .collect()
+}
+
+/// Every agent type the Agent tool can launch, as (name, summary, tools): the built-in ones and
+/// the user's (`--agents`, an SDK host's; they win a shared name), ordered as 2.1.235 lists them
+/// (by name, case aside).
+pub fn agent_types() -> Vec<(String, String, String)> {
+    let custom = super::custom_agents::defined();
+    let mut all: Vec<(String, String, String)> = AGENTS
+        .iter()
+        .filter(|a| custom.iter().all(|c| c.name != a.name))
+        .map(|a| (a.name.to_owned(), a.summary.to_owned(), a.tools.to_owned()))
+        .collect();
+    all.extend(custom.iter().map(|c| {
+        let tools = c.tools.as_ref().map_or("every tool".to_owned(), |t| t.join(", "));
+        (c.name.clone(), c.description.clone(), tools)
+    }));
+    all.sort_by_key(|(name, ..)| name.to_lowercase());
+    all
+}
+
 /// The switches of this session that add or drop built-ins.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Features {
@@ -293,7 +326,7 @@ pub fn init_lists(
     );
     slash_commands.extend(mcp_prompts.iter().cloned());
     InitLists {
-        agents: AGENTS.iter().map(|a| a.name.to_owned()).collect(),
+        agents: init_agent_names(),
         skills,
         slash_commands,
         terminal_slash_commands: TERMINAL_SLASH_COMMANDS
@@ -348,9 +381,9 @@ pub fn listing_lines(f: &Features) -> Vec<String> {
 
 /// The agent-types reminder of a loop that may launch agents.
 pub fn agent_listing() -> String {
-    let lines: Vec<String> = AGENTS
+    let lines: Vec<String> = agent_types()
         .iter()
-        .map(|a| format!("- {}: {} (Tools: {})", a.name, a.summary, a.tools))
+        .map(|(name, summary, tools)| format!("- {name}: {summary} (Tools: {tools})"))
         .collect();
     format!(
         "<system-reminder>\nAgent types the Agent tool can launch (subagent_type):\n{}\n\n\

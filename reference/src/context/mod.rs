@@ -2,6 +2,7 @@
 //! listing. Contract: seed 003 and the Skill and LSP parts of 004.
 
 pub mod builtins;
+pub mod custom_agents;
 pub mod instructions;
 pub mod memory;
 pub mod plugins;

@@ -18,6 +18,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use serde_json::{json, Value};
 
 use crate::config::SystemPrompt;
+use crate::context::custom_agents;
 use crate::mcp::McpRuntime;
 use crate::events::{print_line, replayed_user};
 use crate::tools::Host;
@@ -272,8 +273,19 @@ impl Control {
         let reply = match request["subtype"].as_str() {
             Some("initialize") => {
                 *self.init.lock().unwrap() = request.clone();
+                // The host's agent types (the TypeScript SDK's `agents` option), shaped as
+                // `--agents`; the answer lists every type (recorded: sdk.control/agents).
+                let mut agents = custom_agents::parse(&request["agents"].to_string());
+                for agent in &mut agents {
+                    agent.from_host = true;
+                }
+                custom_agents::define(agents);
+                let agents: Vec<Value> = crate::context::builtins::agent_types()
+                    .into_iter()
+                    .map(|(name, description, _)| json!({"name": name, "description": description}))
+                    .collect();
                 Ok(json!({
-                "commands": [], "agents": [], "output_style": "default", "available_output_styles": ["default"],
+                "commands": [], "agents": agents, "output_style": "default", "available_output_styles": ["default"],
                 "models": [], "account": {"tokenSource": "none", "apiKeySource": "ANTHROPIC_API_KEY", "apiProvider": "firstParty"},
                 "pid": std::process::id(), "current_permission_mode": mode.as_str(),
                 "remote_control_auto_enable": false, "remote_control_auto_on_by_default": false, "ide_rc_auto_enable_gate": false,

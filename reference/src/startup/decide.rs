@@ -47,6 +47,11 @@ pub fn decide(inputs: &Inputs) -> Config {
         system_prompt: inputs.system_prompt.clone(),
         replay_user_messages: args.replay_user_messages,
         include_partial_messages: args.include_partial_messages,
+        agents: args
+            .agents
+            .as_deref()
+            .map(crate::context::custom_agents::parse)
+            .unwrap_or_default(),
         fallback_model: args.fallback_model.clone(),
         max_budget_usd: inputs.max_budget_usd,
         thinking: inputs.thinking.clone(),

@@ -79,10 +79,11 @@ impl Tool for Agent {
             .as_str()
             .unwrap_or(agents::DEFAULT_AGENT_TYPE)
             .to_owned();
-        if !agents::agent_types().any(|t| t == agent_type) {
+        let types = agents::agent_types();
+        if !types.contains(&agent_type) {
             return Err(ToolError::plain(format!(
                 "Agent type '{agent_type}' not found. Available agents: {}",
-                agents::agent_types().collect::<Vec<_>>().join(", ")
+                types.join(", ")
             )));
         }
         let isolation = input["isolation"].as_str();
@@ -119,6 +120,13 @@ impl Tool for Agent {
             // when the remote gate is closed.
             _ => ctx.cwd.clone(),
         };
+        // The call's own model first, then the user's agent type's (recorded:
+        // sdk.invocation/agents).
+        let model = input["model"]
+            .as_str()
+            .map(str::to_owned)
+            .or_else(|| crate::context::custom_agents::find(&agent_type)?.model)
+            .and_then(|alias| agents::AgentModel::of(&alias));
         let launch = Launch {
             description: input["description"].as_str().unwrap_or_default().to_owned(),
             prompt: input["prompt"].as_str().unwrap_or_default().to_owned(),
@@ -128,7 +136,7 @@ impl Tool for Agent {
             tool_use_id: ctx.tool_use_id.clone(),
             background,
             cwd,
-            model: input["model"].as_str().and_then(agents::AgentModel::of),
+            model,
             prompt_id: ctx.prompt_id.clone(),
         };
         let task = agents.registry.start(
