@@ -223,6 +223,7 @@ impl Control {
         mode: Mode,
     ) {
         for (message, first) in lines {
+            let ends = message["request"]["subtype"] == "end_session";
             match message["type"].as_str() {
                 Some("control_request") => self.serve(&message, &inputs, mode),
                 _ => {
@@ -231,6 +232,11 @@ impl Control {
             }
             if let Some(first) = first {
                 let _ = first.send(());
+            }
+            // The host ended the session: what it sent after is not read, a prompt included
+            // (recorded: sdk.control/session, 2.1.235 answers no prompt queued behind it).
+            if ends {
+                break;
             }
         }
     }
@@ -340,6 +346,13 @@ impl Control {
                     Ok(Value::Null)
                 })
             }
+            // Recorded on 2.1.235 (sdk.control/session): no file checkpoints are kept here.
+            Some("rewind_files") if request["dry_run"] == true => {
+                Ok(json!({"canRewind": false, "error": REWIND_OFF}))
+            }
+            Some("rewind_files") => Err(REWIND_OFF.to_owned()),
+            Some("read_file") => read_file(&request["path"]),
+            Some("end_session") => Ok(Value::Null),
             Some("set_max_thinking_tokens") => {
                 let _ = inputs.send(Input::SetThinking(request["max_thinking_tokens"].as_u64()));
                 Ok(Value::Null)
@@ -435,6 +448,33 @@ impl Host for Control {
             });
             self.wait(&rx)
         })
+    }
+}
+
+/// `rewind_files`' answer: the reference keeps no file checkpoints.
+const REWIND_OFF: &str = "File rewinding is not enabled.";
+
+/// `read_file`: a file under the working directory, with 2.1.235's answers (recorded:
+/// sdk.control/session): its text and absolute path, or Node's words for what went wrong; a
+/// path outside the working directory is refused.
+fn read_file(path: &Value) -> Result<Value, String> {
+    let Some(path) = path.as_str() else {
+        let got = if path.is_null() { "undefined".to_owned() } else { path.to_string() };
+        return Err(format!("Path must be a string, received {got}"));
+    };
+    let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
+    let absolute = crate::worktree::resolve(&cwd, path);
+    if !absolute.starts_with(&cwd) {
+        return Err(format!("read denied: {path}"));
+    }
+    match std::fs::read(&absolute) {
+        Ok(bytes) => Ok(json!({"contents": String::from_utf8_lossy(&bytes), "absPath": absolute.display().to_string()})),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(format!(
+            "ENOENT: no such file or directory, open '{}'",
+            absolute.display()
+        )),
+        Err(_) if absolute.is_dir() => Err("EISDIR: illegal operation on a directory, read".into()),
+        Err(e) => Err(e.to_string()),
     }
 }
 
