@@ -147,6 +147,7 @@ q = query({
     hooks: hooks_from(init.hooks),
     mcpServers: sdk_servers(init.sdkMcpServers),
     agents: init.agents,
+    outputFormat: init.jsonSchema && { type: 'json_schema', schema: init.jsonSchema },
     stderr: (text) => process.stderr.write(text),
     canUseTool: (tool_name, input, context) =>
       ask(

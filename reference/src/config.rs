@@ -123,6 +123,9 @@ pub struct Offer {
     pub notebook: bool,
     /// StructuredOutput: the host gave a JSON Schema for the final answer (`--json-schema`).
     pub structured_output: bool,
+    /// The schema came in an SDK host's `initialize`: 2.1.235 then adds StructuredOutput after
+    /// the sorted built-ins (recorded: sdk.control/json-schema).
+    pub structured_output_last: bool,
     /// LSP: registered once a language server is (from request 2 on, as in 2.1.235).
     pub lsp: bool,
     /// SendUserMessage: Brief mode is on.

@@ -31,8 +31,9 @@ pub(crate) struct Script<'a> {
     pub prompts: &'a [String],
     pub sdk_hooks: &'a [SdkHook],
     pub sdk_mcp: &'a [SdkMcpServer],
-    /// `initialize`'s `agents`.
+    /// `initialize`'s `agents` and `jsonSchema`.
     pub agents: Option<&'a serde_json::Map<String, Value>>,
+    pub json_schema: Option<&'a serde_json::Map<String, Value>>,
     pub requests: &'a [Value],
 }
 
@@ -57,6 +58,7 @@ pub(crate) async fn drive(
         sdk_hooks: script.sdk_hooks.to_vec(),
         sdk_mcp: script.sdk_mcp.to_vec(),
         agents: script.agents.cloned(),
+        json_schema: script.json_schema.cloned(),
         requests: script.requests.to_vec(),
         prompts: script.prompts.iter().cloned().collect(),
     };
@@ -89,8 +91,9 @@ struct Host {
     sdk_hooks: Vec<SdkHook>,
     /// The host's in-process MCP servers, named at `initialize`.
     sdk_mcp: Vec<SdkMcpServer>,
-    /// The agent types defined at `initialize`.
+    /// The agent types defined at `initialize`, and the schema given there.
     agents: Option<serde_json::Map<String, Value>>,
+    json_schema: Option<serde_json::Map<String, Value>>,
     /// Control requests of the host's own, sent after `initialize`.
     requests: Vec<Value>,
     /// The user messages not sent yet: the first at the start, each next one after a `result`.
@@ -109,6 +112,9 @@ impl Host {
         }
         if let Some(agents) = &self.agents {
             initialize["agents"] = Value::Object(agents.clone());
+        }
+        if let Some(schema) = &self.json_schema {
+            initialize["jsonSchema"] = Value::Object(schema.clone());
         }
         self.send(json!({"type": "control_request", "request_id": id, "request": initialize}))
             .await;

@@ -210,6 +210,7 @@ async fn drive(
                     sdk_hooks: &scenario.sdk_hooks,
                     sdk_mcp: &scenario.sdk_mcp_servers,
                     agents: scenario.sdk_agents.as_ref(),
+                    json_schema: scenario.sdk_json_schema.as_ref(),
                     requests: &scenario.control_requests,
                 },
                 decisions,

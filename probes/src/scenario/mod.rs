@@ -152,6 +152,10 @@ pub struct Scenario {
     /// that name): `{ name = { description, prompt, tools?, model? } }`.
     #[serde(default)]
     pub sdk_agents: Option<serde_json::Map<String, serde_json::Value>>,
+    /// The schema the SDK host asks the final answer to match (`initialize`'s `jsonSchema`, the
+    /// TypeScript SDK's `outputFormat`).
+    #[serde(default)]
+    pub sdk_json_schema: Option<serde_json::Map<String, serde_json::Value>>,
     /// Control requests the SDK host sends of its own once `initialize` is out, each a
     /// `request` body (`{ subtype = "interrupt" }`); their answers are on stdout. Only the
     /// `control` channel: the SDK sends the subtypes its API has, and none raw.
@@ -630,6 +634,9 @@ impl Scenario {
         }
         if self.sdk_agents.is_some() && !sdk_host {
             return Err((at("sdk_agents"), "`sdk_agents` needs `channels` with `control` or `sdk`: only an SDK host defines agents at initialize".into()));
+        }
+        if self.sdk_json_schema.is_some() && !sdk_host {
+            return Err((at("sdk_json_schema"), "`sdk_json_schema` needs `channels` with `control` or `sdk`: only an SDK host gives a schema at initialize".into()));
         }
         if !self.sdk_hooks.is_empty() && !sdk_host {
             return Err((at("sdk_hook"), "`[[sdk_hook]]` needs `channels` with `control` or `sdk`: only an SDK host registers hook callbacks".into()));

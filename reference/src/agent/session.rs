@@ -51,9 +51,6 @@ pub async fn run(mut config: Config) -> i32 {
         None => None,
     };
     let lookups = first_party::start(&config.home, &config.model, config.api_key.as_deref());
-    if let Some(schema) = &config.json_schema {
-        tools::structured_output::set_schema(schema.clone());
-    }
     // The user's agent types from the command line; an SDK host's `initialize` may add more.
     crate::context::custom_agents::define(config.agents.clone());
     // An SDK host's `initialize` comes first: it may give the system prompt and name its own
@@ -64,6 +61,16 @@ pub async fn run(mut config: Config) -> i32 {
     };
     if let Some((control, _)) = &control {
         config.system_prompt = control.system_prompt(&config.system_prompt);
+        // The TypeScript SDK's `outputFormat` travels as `initialize`'s `jsonSchema` (and as
+        // `--json-schema`); given only there, StructuredOutput comes after the other tools.
+        if let Some(schema) = control.json_schema() {
+            config.offer.structured_output_last = config.json_schema.is_none();
+            config.json_schema = Some(schema);
+            config.offer.structured_output = true;
+        }
+    }
+    if let Some(schema) = &config.json_schema {
+        tools::structured_output::set_schema(schema.clone());
     }
 
     let host_channel = control.as_ref().map(|(control, _)| {

@@ -155,6 +155,12 @@ impl Control {
         }
     }
 
+    /// The schema the final answer must match, when the host's `initialize` gives one
+    /// (`jsonSchema`, as `--json-schema`).
+    pub fn json_schema(&self) -> Option<Value> {
+        Some(self.init.lock().unwrap()["jsonSchema"].clone()).filter(Value::is_object)
+    }
+
     /// The in-process MCP servers the host named at `initialize` (`sdkMcpServers`).
     pub fn sdk_mcp_servers(&self) -> Vec<String> {
         crate::json::strings(&self.init.lock().unwrap()["sdkMcpServers"])

@@ -97,6 +97,7 @@ fn offer(inputs: &Inputs) -> Offer {
         // Set by the session once its MCP servers are connected.
         mcp_resources: false,
         structured_output: inputs.json_schema.is_some(),
+        structured_output_last: false,
         artifact: gates.artifact
             || (inputs.host == HostKind::Terminal && gates.artifact_at_terminal),
         fork_subagent: gates.fork_subagent,

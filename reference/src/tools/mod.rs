@@ -499,6 +499,12 @@ pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
     }
     tools.retain(|t| !surface::named(*t, offer.denied));
     tools.sort_by_key(|t| t.name());
+    if offer.structured_output_last {
+        if let Some(i) = tools.iter().position(|t| t.name() == structured_output::NAME) {
+            let tool = tools.remove(i);
+            tools.push(tool);
+        }
+    }
     tools
 }
 
