@@ -119,6 +119,11 @@ impl Host {
         self.send(json!({"type": "control_request", "request_id": id, "request": initialize}))
             .await;
         for request in std::mem::take(&mut self.requests) {
+            // A string is a line sent as it is (a line that is not a message at all).
+            if let Value::String(raw) = request {
+                self.send_line(raw).await;
+                continue;
+            }
             let id = self.request_id();
             self.send(json!({"type": "control_request", "request_id": id, "request": request}))
                 .await;
@@ -276,7 +281,10 @@ impl Host {
     }
 
     async fn send(&mut self, message: Value) {
-        let line = message.to_string();
+        self.send_line(message.to_string()).await;
+    }
+
+    async fn send_line(&mut self, line: String) {
         self.sent.push(line.clone());
         if let Some(stdin) = &mut self.stdin {
             // A target that already closed its stdin simply does not read the rest.

@@ -231,6 +231,13 @@ async fn converse(
                         session.overrides.model = Some(model);
                     }
                     Input::SetThinking(budget) => session.overrides.thinking_budget = Some(budget),
+                    // A line the session cannot go on from ends it (recorded:
+                    // sdk.control/bad-line), after what it started has ended as usual.
+                    Input::Fatal(error) => {
+                        eprintln!("{error}");
+                        code = crate::exit::FAILURE;
+                        break;
+                    }
                 }
             }
             code

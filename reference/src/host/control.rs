@@ -42,6 +42,17 @@ pub enum Input {
     SetModel(Option<String>),
     /// The host set the thinking budget (`None`: back to the default).
     SetThinking(Option<u64>),
+    /// A line that ends the session with this error: not JSON, or a user message without its
+    /// role.
+    Fatal(String),
+}
+
+/// What the reader hands on, in the host's order.
+enum Line {
+    /// A user message or control request, and whom to tell once the first one is handled.
+    Message(Value, Option<Sender<()>>),
+    /// A line the session cannot go on from.
+    Fatal(String),
 }
 
 /// What ends a question's wait.
@@ -93,7 +104,7 @@ impl Control {
         });
         let (tx, rx) = channel();
         let (first_tx, first_rx) = channel();
-        let (lines_tx, lines_rx) = channel();
+        let (lines_tx, lines_rx) = channel::<Line>();
         let reader = control.clone();
         std::thread::spawn(move || reader.read_stdin(lines_tx, first_tx));
         let server = control.clone();
@@ -203,13 +214,20 @@ impl Control {
     }
 
     /// `first` is told once the host's first line is handled (or stdin ended).
-    fn read_stdin(&self, lines: Sender<(Value, Option<Sender<()>>)>, first: Sender<()>) {
+    fn read_stdin(&self, lines: Sender<Line>, first: Sender<()>) {
         let stdin = std::io::stdin();
         let mut first = Some(first);
-        for (n, line) in stdin.lock().lines().enumerate() {
+        for line in stdin.lock().lines() {
             let Ok(line) = line else { break };
-            if let Some(message) = self.read_line(n + 1, &line) {
-                let _ = lines.send((message, first.take()));
+            match self.read_line(&line) {
+                Ok(Some(message)) => {
+                    let _ = lines.send(Line::Message(message, first.take()));
+                }
+                Ok(None) => {}
+                Err(error) => {
+                    let _ = lines.send(Line::Fatal(error));
+                    break;
+                }
             }
         }
         if let Some(first) = first {
@@ -224,17 +242,32 @@ impl Control {
     /// The host's user messages and control requests, in their order.
     fn serve_in_order(
         &self,
-        lines: Receiver<(Value, Option<Sender<()>>)>,
+        lines: Receiver<Line>,
         inputs: Sender<Input>,
         mode: Mode,
     ) {
-        for (message, first) in lines {
+        for line in lines {
+            let (message, first) = match line {
+                Line::Message(message, first) => (message, first),
+                Line::Fatal(error) => {
+                    let _ = inputs.send(Input::Fatal(error));
+                    break;
+                }
+            };
             let ends = message["request"]["subtype"] == "end_session";
             match message["type"].as_str() {
                 Some("control_request") => self.serve(&message, &inputs, mode),
-                _ => {
-                    let _ = inputs.send(Input::User(message));
-                }
+                _ => match message["message"]["role"].as_str() {
+                    Some("user") => {
+                        let _ = inputs.send(Input::User(message));
+                    }
+                    role => {
+                        let role = role.unwrap_or("undefined");
+                        let error = format!("Error: Expected message role 'user', got '{role}'");
+                        let _ = inputs.send(Input::Fatal(error));
+                        break;
+                    }
+                },
             }
             if let Some(first) = first {
                 let _ = first.send(());
@@ -247,21 +280,19 @@ impl Control {
         }
     }
 
-    /// One line from the host (`n`: its line number, for errors): a control response is handed
-    /// over here; a user message or control request is returned for [`Self::serve_in_order`].
-    fn read_line(&self, n: usize, line: &str) -> Option<Value> {
+    /// One line from the host: a control response is handed over here; a user message or
+    /// control request is returned for [`Self::serve_in_order`]; anything else that is JSON is
+    /// passed over in silence, and a line that is not ends the session (recorded on 2.1.235:
+    /// sdk.control/bad-line; the parse error's own words are this parser's).
+    fn read_line(&self, line: &str) -> Result<Option<Value>, String> {
         if line.trim().is_empty() {
-            return None;
+            return Ok(None);
         }
-        let message: Value = match serde_json::from_str(line) {
-            Ok(v) => v,
-            Err(e) => {
-                eprintln!("stdin line {n}: not a JSON message ({e}); ignored");
-                return None;
-            }
-        };
+        let message: Value = serde_json::from_str(line).map_err(|e| {
+            format!("Error parsing streaming input line: {line}: SyntaxError: JSON Parse error: {e}")
+        })?;
         match message["type"].as_str() {
-            Some("user") | Some("control_request") => return Some(message),
+            Some("user") | Some("control_request") => return Ok(Some(message)),
             Some("control_response") => {
                 let response = &message["response"];
                 let id = response["request_id"].as_str().unwrap_or_default();
@@ -270,12 +301,9 @@ impl Control {
                     let _ = waiting.send(Answered::Host(response.clone()));
                 }
             }
-            other => eprintln!(
-                "stdin line {n}: unknown message type {}; ignored",
-                other.map_or("(none)".into(), |t| format!("`{t}`"))
-            ),
+            _ => {}
         }
-        None
+        Ok(None)
     }
 
     /// Answers a control request from the host.
