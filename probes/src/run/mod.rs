@@ -130,10 +130,16 @@ async fn run_unredacted(
             }),
             None => None,
         };
+        // The host's own requests may name the run's places (`{cwd}/file`).
+        let requests: Vec<serde_json::Value> = scenario
+            .control_requests
+            .iter()
+            .map(|r| dirs.places.expand_json(r))
+            .collect();
         let driven = drive(
             channel,
             process,
-            (scenario, &prompt, kill),
+            (scenario, &prompt, kill, &requests),
             &mut decisions,
             &backends,
             (&mcp, &board.cues),
@@ -189,7 +195,12 @@ async fn run_unredacted(
 async fn drive(
     channel: Channel,
     command: std::process::Command,
-    (scenario, prompt, kill): (&Scenario, &str, Option<crate::host::Kill>),
+    (scenario, prompt, kill, requests): (
+        &Scenario,
+        &str,
+        Option<crate::host::Kill>,
+        &[serde_json::Value],
+    ),
     decisions: &mut Decisions,
     backends: &Backends,
     (mcp, cues): (&McpSetup, &Cues),
@@ -211,7 +222,7 @@ async fn drive(
                     sdk_mcp: &scenario.sdk_mcp_servers,
                     agents: scenario.sdk_agents.as_ref(),
                     json_schema: scenario.sdk_json_schema.as_ref(),
-                    requests: &scenario.control_requests,
+                    requests,
                 },
                 decisions,
                 scenario.timeout(),

@@ -231,6 +231,10 @@ async fn converse(
                         session.overrides.model = Some(model);
                     }
                     Input::SetThinking(budget) => session.overrides.thinking_budget = Some(budget),
+                    Input::SeedRead { path, mtime } => {
+                        let path = crate::worktree::resolve(&session.ctx.cwd, &path);
+                        session.ctx.files.seed(&path, mtime);
+                    }
                     // A line the session cannot go on from ends it (recorded:
                     // sdk.control/bad-line), after what it started has ended as usual.
                     Input::Fatal(error) => {

@@ -45,6 +45,8 @@ pub enum Input {
     /// A line that ends the session with this error: not JSON, or a user message without its
     /// role.
     Fatal(String),
+    /// The host says the model has seen this file as it was at `mtime` (ms since the epoch).
+    SeedRead { path: String, mtime: u64 },
 }
 
 /// What the reader hands on, in the host's order.
@@ -386,6 +388,15 @@ impl Control {
             }
             Some("rewind_files") => Err(REWIND_OFF.to_owned()),
             Some("read_file") => read_file(&request["path"]),
+            Some("seed_read_state") => {
+                if let (Some(path), Some(mtime)) =
+                    (request["path"].as_str(), request["mtime"].as_f64())
+                {
+                    let mtime = mtime.max(0.0) as u64;
+                    let _ = inputs.send(Input::SeedRead { path: path.to_owned(), mtime });
+                }
+                Ok(Value::Null)
+            }
             Some("end_session") => Ok(Value::Null),
             Some("set_max_thinking_tokens") => {
                 let _ = inputs.send(Input::SetThinking(request["max_thinking_tokens"].as_u64()));
