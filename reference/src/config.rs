@@ -67,6 +67,8 @@ pub struct Config {
     pub agents: Vec<crate::context::custom_agents::CustomAgent>,
     /// `--fallback-model`: the main loop's model after overload, for the rest of that turn.
     pub fallback_model: Option<String>,
+    /// `--task-budget`: the tokens the main loop's requests say the task may take.
+    pub task_budget: Option<u64>,
     /// `--max-budget-usd`: the run ends once its cost reaches this.
     pub max_budget_usd: Option<f64>,
     /// `--thinking`, `--max-thinking-tokens`, `--thinking-display`, `--effort`.

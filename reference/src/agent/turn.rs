@@ -811,6 +811,10 @@ pub fn request_frame(
         let effort = config.thinking.effort.as_deref().unwrap_or("high");
         body["output_config"] = json!({"effort": effort});
     }
+    // Recorded on 2.1.235 (sdk.invocation/task-budget): the main loop's requests only.
+    if let (Some(total), Role::Main) = (config.task_budget, role) {
+        body["output_config"]["task_budget"] = json!({"type": "tokens", "total": total});
+    }
     body["stream"] = json!(true);
     body
 }

@@ -349,6 +349,9 @@ pub fn betas(role: Role, body: &Value) -> Vec<String> {
     if body.pointer("/output_config/effort").is_some() {
         list.push("effort-2025-11-24");
     }
+    if body.pointer("/output_config/task_budget").is_some() {
+        list.push("task-budgets-2026-03-13");
+    }
     // A haiku main loop (a host's set_model, a fallback) still says it is Claude Code, last
     // (recorded: sdk.control/model).
     if haiku && role == Role::Main {

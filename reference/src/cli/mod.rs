@@ -114,6 +114,9 @@ pub struct Args {
     pub json_schema: Option<String>,
     #[arg(long = "max-budget-usd", value_name = "amount")]
     pub max_budget_usd: Option<String>,
+    /// The SDK's `taskBudget.total`: the tokens the model is told the task may take.
+    #[arg(long = "task-budget", hide = true, value_name = "tokens")]
+    pub task_budget: Option<String>,
     /// `stream_event` lines with the Messages API's own events as they arrive.
     #[arg(long = "include-partial-messages")]
     pub include_partial_messages: bool,
@@ -250,6 +253,20 @@ impl Args {
             Ok(amount) if amount > 0.0 && amount.is_finite() => Ok(Some(amount)),
             _ => Err(UsageError(format!(
                 "error: option '--max-budget-usd <amount>' argument '{text}' is invalid. --max-budget-usd must be a positive number greater than 0\n"
+            ))),
+        }
+    }
+
+    /// `--task-budget`: a positive integer (2.1.235's text for anything else, recorded:
+    /// sdk.invocation/task-budget).
+    pub fn task_budget(&self) -> Result<Option<u64>, UsageError> {
+        let Some(text) = &self.task_budget else {
+            return Ok(None);
+        };
+        match text.parse::<u64>() {
+            Ok(tokens) if tokens > 0 => Ok(Some(tokens)),
+            _ => Err(UsageError(format!(
+                "error: option '--task-budget <tokens>' argument '{text}' is invalid. --task-budget must be a positive integer\n"
             ))),
         }
     }

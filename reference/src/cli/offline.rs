@@ -83,9 +83,6 @@ pub struct Offline {
     /// The SDK's managed (policy) settings, given inline.
     #[arg(long = "managed-settings", hide = true, value_name = "json")]
     pub managed_settings: Option<String>,
-    /// The SDK's `taskBudget.total`.
-    #[arg(long = "task-budget", hide = true, value_name = "tokens")]
-    pub task_budget: Option<String>,
     #[arg(long, action = ArgAction::Append, hide = true, value_name = "channel")]
     pub channels: Vec<String>,
     /// The SDK's `resumeSessionAt` (resume up to a message): not built.

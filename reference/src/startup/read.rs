@@ -51,6 +51,8 @@ pub struct Inputs {
     pub system_prompt: crate::config::SystemPrompt,
     /// `--max-budget-usd`, checked.
     pub max_budget_usd: Option<f64>,
+    /// `--task-budget`: the main loop's requests carry it as `output_config.task_budget`.
+    pub task_budget: Option<u64>,
     /// The thinking options, checked.
     pub thinking: crate::config::Thinking,
     /// `--json-schema`, parsed.
@@ -121,6 +123,7 @@ pub fn read(args: &Args) -> Result<Inputs, Stop> {
     }
     let system_prompt = system_prompt(args)?;
     let max_budget_usd = args.max_budget_usd()?;
+    let task_budget = args.task_budget()?;
     let (thinking, effort_warning) = args.thinking()?;
     let (betas, beta_warnings) = args.betas();
     for warning in effort_warning.into_iter().chain(beta_warnings) {
@@ -214,6 +217,7 @@ pub fn read(args: &Args) -> Result<Inputs, Stop> {
         gates,
         system_prompt,
         max_budget_usd,
+        task_budget,
         thinking,
         json_schema,
         betas,
