@@ -63,8 +63,6 @@ pub struct Config {
     pub replay_user_messages: bool,
     /// `--include-partial-messages`: the API's own events as `stream_event` lines.
     pub include_partial_messages: bool,
-    /// `--agents`: the user's own agent types (an SDK host's `initialize` may add more).
-    pub agents: Vec<crate::context::custom_agents::CustomAgent>,
     /// `--fallback-model`: the main loop's model after overload, for the rest of that turn.
     pub fallback_model: Option<String>,
     /// `--task-budget`: the tokens the main loop's requests say the task may take.
@@ -171,6 +169,8 @@ pub struct Offer {
     /// `--tools`: only these built-ins (by name or alias) are on offer; `None` for all of them.
     /// Naming Glob or Grep offers it, as `--allowedTools` does.
     pub only: Option<&'static [String]>,
+    /// `only` came from `--agent`'s type: its tools keep that type's order, not the name order.
+    pub only_in_order: bool,
     /// Tools a blanket `--disallowedTools` rule (a name without a pattern) takes out of tools[],
     /// as 2.1.235 does (recorded: tools.surface/disallowed); a rule with a pattern leaves the
     /// tool on offer and only refuses matching calls.

@@ -51,8 +51,6 @@ pub async fn run(mut config: Config) -> i32 {
         None => None,
     };
     let lookups = first_party::start(&config.home, &config.model, config.api_key.as_deref());
-    // The user's agent types from the command line; an SDK host's `initialize` may add more.
-    crate::context::custom_agents::define(config.agents.clone());
     // An SDK host's `initialize` comes first: it may give the system prompt and name its own
     // MCP servers, which are connected with the others.
     let control = match config.host {

@@ -137,6 +137,9 @@ pub struct Args {
     /// "tools"?, "model"?}}`.
     #[arg(long, value_name = "json")]
     pub agents: Option<String>,
+    /// The agent type the main loop runs as: a user's type gives its prompt and tools.
+    #[arg(long, value_name = "agent")]
+    pub agent: Option<String>,
     /// One more settings source, over the local file: a JSON object, or a settings file's path.
     #[arg(long, value_name = "file-or-json")]
     pub settings: Option<String>,

@@ -10,10 +10,6 @@ use clap::{ArgAction, Args};
 pub struct Offline {
     // Not built yet: accepted so an SDK's command line starts, without its effect.
 
-    /// The main loop run as one agent type (`agent` setting): not built yet; `--agents`'
-    /// types are, for the Agent tool.
-    #[arg(long, value_name = "agent")]
-    pub agent: Option<String>,
     /// Bypass offered but not on: the reference has no mode picker to offer it in.
     #[arg(long = "allow-dangerously-skip-permissions")]
     pub allow_dangerously_skip_permissions: bool,

@@ -47,11 +47,6 @@ pub fn decide(inputs: &Inputs) -> Config {
         system_prompt: inputs.system_prompt.clone(),
         replay_user_messages: args.replay_user_messages,
         include_partial_messages: args.include_partial_messages,
-        agents: args
-            .agents
-            .as_deref()
-            .map(crate::context::custom_agents::parse)
-            .unwrap_or_default(),
         fallback_model: args.fallback_model.clone(),
         max_budget_usd: inputs.max_budget_usd,
         task_budget: inputs.task_budget,
@@ -59,6 +54,11 @@ pub fn decide(inputs: &Inputs) -> Config {
         json_schema: inputs.json_schema.clone(),
         betas: inputs.betas.clone(),
     }
+}
+
+/// The tools of the user's agent type the main loop runs as (`--agent`), when it names them.
+fn main_agent_tools(inputs: &Inputs) -> Option<Vec<String>> {
+    inputs.main_agent.as_ref()?.tools.clone()
 }
 
 /// The optional built-ins on offer at start; the session adds what depends on its own state
@@ -103,9 +103,12 @@ fn offer(inputs: &Inputs) -> Offer {
             || (inputs.host == HostKind::Terminal && gates.artifact_at_terminal),
         fork_subagent: gates.fork_subagent,
         background_tasks: gates.background_tasks,
-        // Fixed for the whole process: kept for its lifetime so the offer stays `Copy`.
-        only: crate::tools::only_list(args.tools.as_deref())
+        // Fixed for the whole process: kept for its lifetime so the offer stays `Copy`. The main
+        // loop's agent type (`--agent`) names its tools (recorded: sdk.invocation/main-agent).
+        only: main_agent_tools(inputs)
+            .or_else(|| crate::tools::only_list(args.tools.as_deref()))
             .map(|names| &*Box::leak(names.into_boxed_slice())),
+        only_in_order: main_agent_tools(inputs).is_some(),
         denied: Box::leak(crate::tools::blanket_rules(&args.disallowed_tools).into_boxed_slice()),
     }
 }

@@ -49,6 +49,9 @@ pub struct Inputs {
     pub gates: Gates,
     /// `--system-prompt[-file]`, `--append-system-prompt[-file]`, the files read.
     pub system_prompt: crate::config::SystemPrompt,
+    /// The user's agent type the main loop runs as (`--agent`); a built-in one changes nothing
+    /// here (not built: 2.1.235 narrows the tools of, e.g., Explore).
+    pub main_agent: Option<crate::context::custom_agents::CustomAgent>,
     /// `--max-budget-usd`, checked.
     pub max_budget_usd: Option<f64>,
     /// `--task-budget`: the main loop's requests carry it as `output_config.task_budget`.
@@ -121,7 +124,16 @@ pub fn read(args: &Args) -> Result<Inputs, Stop> {
             crate::environment::sources::parse_flag(text).map_err(|e| Stop(format!("{e}\n")))?;
         crate::environment::sources::set_flag(settings);
     }
-    let system_prompt = system_prompt(args)?;
+    // The user's agent types (`--agents`; an SDK host's `initialize` may add more), and the one
+    // the main loop runs as (`--agent`).
+    if let Some(text) = &args.agents {
+        crate::context::custom_agents::define(crate::context::custom_agents::parse(text));
+    }
+    let main_agent = main_agent(args)?;
+    let mut system_prompt = system_prompt(args)?;
+    if let (None, Some(agent)) = (&system_prompt.replace, &main_agent) {
+        system_prompt.replace = Some(agent.prompt.clone());
+    }
     let max_budget_usd = args.max_budget_usd()?;
     let task_budget = args.task_budget()?;
     let (thinking, effort_warning) = args.thinking()?;
@@ -216,6 +228,7 @@ pub fn read(args: &Args) -> Result<Inputs, Stop> {
         brief,
         gates,
         system_prompt,
+        main_agent,
         max_budget_usd,
         task_budget,
         thinking,
@@ -226,6 +239,25 @@ pub fn read(args: &Args) -> Result<Inputs, Stop> {
 
 /// The host's system prompt from the command line: a text, or a file read now (one that cannot
 /// be read stops the start). Giving both forms of one is refused, as 2.1.235 refuses it.
+/// `--agent`: a known type, or 2.1.235's refusal naming the known ones (recorded:
+/// sdk.invocation/main-agent).
+fn main_agent(args: &Args) -> Result<Option<crate::context::custom_agents::CustomAgent>, Stop> {
+    let Some(name) = &args.agent else {
+        return Ok(None);
+    };
+    if let Some(agent) = crate::context::custom_agents::find(name) {
+        return Ok(Some(agent));
+    }
+    let known = crate::agents::agent_types();
+    if known.contains(name) {
+        return Ok(None);
+    }
+    Err(Stop(format!(
+        "--agent '{name}' not found. Available agents: {}\n",
+        known.join(", ")
+    )))
+}
+
 fn system_prompt(args: &Args) -> Result<crate::config::SystemPrompt, Stop> {
     let one = |text: &Option<String>,
                file: &Option<String>,
