@@ -646,7 +646,11 @@ mod tests {
 /// an id without a family name stays as it is.
 pub fn model_display_name(model: &str) -> String {
     let id = crate::api::tally::canonical(model);
-    let parts: Vec<&str> = id.strip_prefix("claude-").unwrap_or(id).split('-').collect();
+    let parts: Vec<&str> = id
+        .strip_prefix("claude-")
+        .unwrap_or(id)
+        .split('-')
+        .collect();
     let family = parts
         .iter()
         .find(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphabetic()));
@@ -673,7 +677,10 @@ mod model_name_tests {
     #[test]
     fn families_and_versions_read_as_people_say_them() {
         assert_eq!(model_display_name("claude-haiku-4-5"), "Haiku 4.5");
-        assert_eq!(model_display_name("claude-sonnet-4-5-20250929"), "Sonnet 4.5");
+        assert_eq!(
+            model_display_name("claude-sonnet-4-5-20250929"),
+            "Sonnet 4.5"
+        );
         assert_eq!(model_display_name("claude-opus-4-1"), "Opus 4.1");
         assert_eq!(model_display_name("m"), "m");
     }

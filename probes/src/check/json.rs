@@ -248,7 +248,9 @@ pub fn subset(want: &Value, seen: &Value, path: &str) -> Result<(), String> {
             let prefix = &marker["{prefix:".len()..marker.len() - 1];
             match seen.as_str() {
                 Some(s) if s.starts_with(prefix) => Ok(()),
-                _ => Err(format!("{path}: expected a string starting {prefix:?}, seen {seen}")),
+                _ => Err(format!(
+                    "{path}: expected a string starting {prefix:?}, seen {seen}"
+                )),
             }
         }
         Value::String(marker) if marker == "{iso8601}" => match seen.as_str() {
@@ -299,6 +301,9 @@ mod tests {
         assert!(subset(&json!({"t": "{iso8601}"}), &json!({"t": "2026-08-24"}), "r").is_err());
         assert!(subset(&json!({"t": "{prefix:2026-08}"}), &seen, "r").is_ok());
         let e = subset(&json!({"t": "{prefix:2025}"}), &seen, "r").unwrap_err();
-        assert!(e.starts_with("r.t: expected a string starting \"2025\""), "{e}");
+        assert!(
+            e.starts_with("r.t: expected a string starting \"2025\""),
+            "{e}"
+        );
     }
 }

@@ -35,17 +35,7 @@ const BACKGROUND_TOOLS: &[&str] = &[
 const SYNC_WITHOUT: &[&str] = &["TaskOutput", "ScheduleWakeup", "Workflow"];
 /// What a workflow's agent() subagent goes without (recorded: the session's tools less these).
 const WORKFLOW_WITHOUT: &[&str] = &["Agent", "ScheduleWakeup", "TaskOutput", "Workflow"];
-/// What a read-only agent type goes without.
-const READ_ONLY_WITHOUT: &[&str] = &[
-    "Agent",
-    "Artifact",
-    "ExitPlanMode",
-    "Edit",
-    "NotebookEdit",
-    "Write",
-];
-/// The status-line agent's whole kit, as its listing says.
-const STATUSLINE_TOOLS: &[&str] = &["Read", "Edit"];
+use crate::agents::{READ_ONLY_WITHOUT, STATUSLINE_TOOLS};
 
 /// The system prompt of a child loop, in our own words.
 const CHILD_IDENTITY: &str =
@@ -98,12 +88,19 @@ fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<Atomic
         // No skills listing for an agent without the Skill tool (recorded: sdk.control/agents,
         // a user's agent type that names its tools).
         let skills = offered.iter().any(|t| t.name() == "Skill");
-        first.extend(agents.first_context.iter().cloned().filter(|b| {
-            skills
-                || crate::transcript::attachment::of_reminder(b["text"].as_str().unwrap_or_default())
-                    ["type"]
-                    != "skill_listing"
-        }));
+        first.extend(
+            agents
+                .first_context
+                .iter()
+                .filter(|b| {
+                    skills
+                        || crate::transcript::attachment::of_reminder(
+                            b["text"].as_str().unwrap_or_default(),
+                        )["type"]
+                            != "skill_listing"
+                })
+                .cloned(),
+        );
     }
     let prompt = json!({"type": "text", "text": launch.prompt});
     // The reminders it opens with; the context block (last) is not one of them.

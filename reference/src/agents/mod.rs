@@ -85,6 +85,18 @@ pub const DEFAULT_AGENT_TYPE: &str = "general-purpose";
 /// The type of a workflow's agent() subagents (2.1.235's `agentType` in their meta files).
 pub const WORKFLOW_AGENT_TYPE: &str = "workflow-subagent";
 
+/// What a read-only agent type goes without.
+pub const READ_ONLY_WITHOUT: &[&str] = &[
+    "Agent",
+    "Artifact",
+    "ExitPlanMode",
+    "Edit",
+    "NotebookEdit",
+    "Write",
+];
+/// The status-line agent's whole kit, as its listing says.
+pub const STATUSLINE_TOOLS: &[&str] = &["Read", "Edit"];
+
 /// Types that only look: no file changes, no further agents.
 pub fn read_only(agent_type: &str) -> bool {
     matches!(agent_type, "Explore" | "Plan")

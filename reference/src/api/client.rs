@@ -155,10 +155,11 @@ impl Client {
                         api_ms: started.elapsed().as_millis() as u64,
                     });
                 }
-                Err(error) if error.status() == Some(529) && may_fall_back && {
-                    overloaded += 1;
-                    overloaded >= limits::API_OVERLOADED_BEFORE_FALLBACK.get()
-                } =>
+                Err(error)
+                    if error.status() == Some(529) && may_fall_back && {
+                        overloaded += 1;
+                        overloaded >= limits::API_OVERLOADED_BEFORE_FALLBACK.get()
+                    } =>
                 {
                     return Err(ApiError::FallBack)
                 }

@@ -9,7 +9,6 @@ use clap::{ArgAction, Args};
 #[derive(Debug, Clone, Default, Args)]
 pub struct Offline {
     // Not built yet: accepted so an SDK's command line starts, without its effect.
-
     /// Bypass offered but not on: the reference has no mode picker to offer it in.
     #[arg(long = "allow-dangerously-skip-permissions")]
     pub allow_dangerously_skip_permissions: bool,

@@ -56,7 +56,10 @@ pub fn init_agent_names() -> Vec<String> {
         .into_iter()
         .map(|(name, ..)| name)
         .partition(|name| from_host(name));
-    let host_order = custom.iter().filter(|c| c.from_host).map(|c| c.name.clone());
+    let host_order = custom
+        .iter()
+        .filter(|c| c.from_host)
+        .map(|c| c.name.clone());
     rest.into_iter()
         .chain(host_order.filter(|n| host.contains(n)))
         .collect()
@@ -73,7 +76,10 @@ pub fn agent_types() -> Vec<(String, String, String)> {
         .map(|a| (a.name.to_owned(), a.summary.to_owned(), a.tools.to_owned()))
         .collect();
     all.extend(custom.iter().map(|c| {
-        let tools = c.tools.as_ref().map_or("every tool".to_owned(), |t| t.join(", "));
+        let tools = c
+            .tools
+            .as_ref()
+            .map_or("every tool".to_owned(), |t| t.join(", "));
         (c.name.clone(), c.description.clone(), tools)
     }));
     all.sort_by_key(|(name, ..)| name.to_lowercase());

@@ -79,7 +79,10 @@ mod tests {
         let got = parse(&format!("{{{good}}}"));
         let names: Vec<&str> = got.iter().map(|a| a.name.as_str()).collect();
         assert_eq!(names, ["rev", "all"]);
-        assert_eq!(got[0].tools.as_deref(), Some(&["Read".to_owned(), "Grep".to_owned()][..]));
+        assert_eq!(
+            got[0].tools.as_deref(),
+            Some(&["Read".to_owned(), "Grep".to_owned()][..])
+        );
         assert_eq!(got[0].model.as_deref(), Some("haiku"));
         assert_eq!(got[1].tools, None);
         assert!(parse("{bad").is_empty());

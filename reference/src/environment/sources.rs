@@ -51,7 +51,9 @@ pub fn parse_flag(text: &str) -> Result<Value, String> {
     if !path.is_file() {
         return Err(format!("Error: Settings file not found: {text}"));
     }
-    Ok(crate::json::read_file(path).filter(Value::is_object).unwrap_or_default())
+    Ok(crate::json::read_file(path)
+        .filter(Value::is_object)
+        .unwrap_or_default())
 }
 
 /// The `--settings` source from now on (the first call counts).

@@ -10,17 +10,17 @@
 
 use std::collections::HashMap;
 use std::io::BufRead;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
-use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex};
 
 use serde_json::{json, Value};
 
 use crate::config::SystemPrompt;
 use crate::context::custom_agents;
-use crate::mcp::McpRuntime;
 use crate::events::{print_line, replayed_user};
+use crate::mcp::McpRuntime;
 use crate::tools::Host;
 use crate::vocab::{uuid, Mode};
 use crate::vocab::{Ask, Reply};
@@ -132,9 +132,11 @@ impl Control {
     fn with_mcp<T>(&self, act: impl FnOnce(&Attached) -> Result<T, String>) -> Result<T, String> {
         let (lock, ready) = &self.mcp;
         let guard = ready
-            .wait_timeout_while(lock.lock().unwrap(), std::time::Duration::from_secs(60), |a| {
-                a.is_none()
-            })
+            .wait_timeout_while(
+                lock.lock().unwrap(),
+                std::time::Duration::from_secs(60),
+                |a| a.is_none(),
+            )
             .unwrap()
             .0;
         match guard.as_ref() {
@@ -242,12 +244,7 @@ impl Control {
     }
 
     /// The host's user messages and control requests, in their order.
-    fn serve_in_order(
-        &self,
-        lines: Receiver<Line>,
-        inputs: Sender<Input>,
-        mode: Mode,
-    ) {
+    fn serve_in_order(&self, lines: Receiver<Line>, inputs: Sender<Input>, mode: Mode) {
         for line in lines {
             let (message, first) = match line {
                 Line::Message(message, first) => (message, first),
@@ -291,7 +288,9 @@ impl Control {
             return Ok(None);
         }
         let message: Value = serde_json::from_str(line).map_err(|e| {
-            format!("Error parsing streaming input line: {line}: SyntaxError: JSON Parse error: {e}")
+            format!(
+                "Error parsing streaming input line: {line}: SyntaxError: JSON Parse error: {e}"
+            )
         })?;
         match message["type"].as_str() {
             Some("user") | Some("control_request") => return Ok(Some(message)),
@@ -504,7 +503,11 @@ const REWIND_OFF: &str = "File rewinding is not enabled.";
 /// path outside the working directory is refused.
 fn read_file(path: &Value) -> Result<Value, String> {
     let Some(path) = path.as_str() else {
-        let got = if path.is_null() { "undefined".to_owned() } else { path.to_string() };
+        let got = if path.is_null() {
+            "undefined".to_owned()
+        } else {
+            path.to_string()
+        };
         return Err(format!("Path must be a string, received {got}"));
     };
     let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
@@ -513,7 +516,9 @@ fn read_file(path: &Value) -> Result<Value, String> {
         return Err(format!("read denied: {path}"));
     }
     match std::fs::read(&absolute) {
-        Ok(bytes) => Ok(json!({"contents": String::from_utf8_lossy(&bytes), "absPath": absolute.display().to_string()})),
+        Ok(bytes) => Ok(
+            json!({"contents": String::from_utf8_lossy(&bytes), "absPath": absolute.display().to_string()}),
+        ),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(format!(
             "ENOENT: no such file or directory, open '{}'",
             absolute.display()
@@ -526,7 +531,10 @@ fn read_file(path: &Value) -> Result<Value, String> {
 /// The server an MCP request names (`serverName`); a missing one reads as JavaScript's
 /// `undefined`, as in 2.1.235's answer.
 fn server_name(request: &Value) -> String {
-    request["serverName"].as_str().unwrap_or("undefined").to_owned()
+    request["serverName"]
+        .as_str()
+        .unwrap_or("undefined")
+        .to_owned()
 }
 
 /// The `can_use_tool` request, keys in 2.1.235's order, absent ones left out.

@@ -276,7 +276,12 @@ fn disabled_servers(home: &Path, cwd: &Path) -> Vec<String> {
 /// Turns a server off or on for this project from now on: its name joins or leaves the
 /// project's `disabledMcpServers` in `~/.claude.json` (the list is written even when it ends
 /// empty, as 2.1.235 leaves it). The rest of the file is kept as it was.
-pub fn persist_disabled(home: &Path, cwd: &Path, name: &str, disabled: bool) -> std::io::Result<()> {
+pub fn persist_disabled(
+    home: &Path,
+    cwd: &Path,
+    name: &str,
+    disabled: bool,
+) -> std::io::Result<()> {
     let path = crate::environment::global_config(home);
     let mut doc = match read_json(&path) {
         Value::Object(map) => Value::Object(map),
@@ -509,7 +514,10 @@ mod tests {
         assert_eq!(shared.command, "true");
         let scopes: Vec<&str> = got.connect.iter().map(|s| s.scope).collect();
         assert_eq!(scopes, ["user", "project", "dynamic", "dynamic", "local"]);
-        assert_eq!(got.connect[0].shown, json!({"type": "stdio", "command": "true"}));
+        assert_eq!(
+            got.connect[0].shown,
+            json!({"type": "stdio", "command": "true"})
+        );
     }
 
     #[test]

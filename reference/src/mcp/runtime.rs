@@ -313,8 +313,7 @@ impl McpRuntime {
 
     /// The servers in the order init lists them (alwaysLoad first).
     fn in_init_order(&self) -> impl Iterator<Item = &Arc<Server>> {
-        let (first, rest): (Vec<_>, Vec<_>) =
-            self.servers.iter().partition(|s| s.spec.always_load);
+        let (first, rest): (Vec<_>, Vec<_>) = self.servers.iter().partition(|s| s.spec.always_load);
         first.into_iter().chain(rest)
     }
 
@@ -409,7 +408,10 @@ impl Server {
             }
         }
         if status == Status::Connected {
-            map.insert("serverInfo".into(), self.server_info.lock().expect("not poisoned").clone());
+            map.insert(
+                "serverInfo".into(),
+                self.server_info.lock().expect("not poisoned").clone(),
+            );
         }
         map.insert("config".into(), self.spec.shown.clone());
         map.insert("scope".into(), self.spec.scope.into());

@@ -56,9 +56,37 @@ pub fn decide(inputs: &Inputs) -> Config {
     }
 }
 
-/// The tools of the user's agent type the main loop runs as (`--agent`), when it names them.
+/// The tools of the agent type the main loop runs as (`--agent`), when it names them: the user's
+/// type's, or the status-line agent's (recorded: sdk.invocation/main-agent-builtin).
 fn main_agent_tools(inputs: &Inputs) -> Option<Vec<String>> {
+    if inputs.main_builtin.as_deref() == Some("statusline-setup") {
+        return Some(
+            crate::agents::STATUSLINE_TOOLS
+                .iter()
+                .map(|t| (*t).to_owned())
+                .collect(),
+        );
+    }
     inputs.main_agent.as_ref()?.tools.clone()
+}
+
+/// Tools out of tools[]: a blanket `--disallowedTools` rule's, and what a read-only built-in
+/// agent type the main loop runs as goes without (`--agent Explore`, recorded:
+/// sdk.invocation/main-agent-builtin).
+fn denied(inputs: &Inputs) -> Vec<String> {
+    let mut denied = crate::tools::blanket_rules(&inputs.args.disallowed_tools);
+    if inputs
+        .main_builtin
+        .as_deref()
+        .is_some_and(crate::agents::read_only)
+    {
+        denied.extend(
+            crate::agents::READ_ONLY_WITHOUT
+                .iter()
+                .map(|t| (*t).to_owned()),
+        );
+    }
+    denied
 }
 
 /// The optional built-ins on offer at start; the session adds what depends on its own state
@@ -109,7 +137,7 @@ fn offer(inputs: &Inputs) -> Offer {
             .or_else(|| crate::tools::only_list(args.tools.as_deref()))
             .map(|names| &*Box::leak(names.into_boxed_slice())),
         only_in_order: main_agent_tools(inputs).is_some(),
-        denied: Box::leak(crate::tools::blanket_rules(&args.disallowed_tools).into_boxed_slice()),
+        denied: Box::leak(denied(inputs).into_boxed_slice()),
     }
 }
 
@@ -144,6 +172,8 @@ mod tests {
             brief: crate::brief::State::Off,
             gates: Gates::default(),
             system_prompt: Default::default(),
+            main_agent: None,
+            main_builtin: None,
             max_budget_usd: None,
             task_budget: None,
             thinking: Default::default(),

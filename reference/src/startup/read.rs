@@ -49,9 +49,10 @@ pub struct Inputs {
     pub gates: Gates,
     /// `--system-prompt[-file]`, `--append-system-prompt[-file]`, the files read.
     pub system_prompt: crate::config::SystemPrompt,
-    /// The user's agent type the main loop runs as (`--agent`); a built-in one changes nothing
-    /// here (not built: 2.1.235 narrows the tools of, e.g., Explore).
+    /// The user's agent type the main loop runs as (`--agent`).
     pub main_agent: Option<crate::context::custom_agents::CustomAgent>,
+    /// The built-in agent type the main loop runs as (`--agent Explore`): it narrows the tools.
+    pub main_builtin: Option<String>,
     /// `--max-budget-usd`, checked.
     pub max_budget_usd: Option<f64>,
     /// `--task-budget`: the main loop's requests carry it as `output_config.task_budget`.
@@ -130,6 +131,7 @@ pub fn read(args: &Args) -> Result<Inputs, Stop> {
         crate::context::custom_agents::define(crate::context::custom_agents::parse(text));
     }
     let main_agent = main_agent(args)?;
+    let main_builtin = args.agent.clone().filter(|_| main_agent.is_none());
     let mut system_prompt = system_prompt(args)?;
     if let (None, Some(agent)) = (&system_prompt.replace, &main_agent) {
         system_prompt.replace = Some(agent.prompt.clone());
@@ -229,6 +231,7 @@ pub fn read(args: &Args) -> Result<Inputs, Stop> {
         gates,
         system_prompt,
         main_agent,
+        main_builtin,
         max_budget_usd,
         task_budget,
         thinking,
@@ -239,8 +242,8 @@ pub fn read(args: &Args) -> Result<Inputs, Stop> {
 
 /// The host's system prompt from the command line: a text, or a file read now (one that cannot
 /// be read stops the start). Giving both forms of one is refused, as 2.1.235 refuses it.
-/// `--agent`: a known type, or 2.1.235's refusal naming the known ones (recorded:
-/// sdk.invocation/main-agent).
+/// `--agent`: the user's type of that name (`None` for a built-in one), or 2.1.235's refusal
+/// naming the known ones (recorded: sdk.invocation/main-agent).
 fn main_agent(args: &Args) -> Result<Option<crate::context::custom_agents::CustomAgent>, Stop> {
     let Some(name) = &args.agent else {
         return Ok(None);

@@ -500,10 +500,16 @@ pub fn builtin(offer: Offer) -> Vec<&'static dyn Tool> {
     tools.retain(|t| !surface::named(*t, offer.denied));
     tools.sort_by_key(|t| t.name());
     if let (Some(only), true) = (offer.only, offer.only_in_order) {
-        tools.sort_by_key(|t| only.iter().position(|n| surface::named(*t, std::slice::from_ref(n))));
+        tools.sort_by_key(|t| {
+            only.iter()
+                .position(|n| surface::named(*t, std::slice::from_ref(n)))
+        });
     }
     if offer.structured_output_last {
-        if let Some(i) = tools.iter().position(|t| t.name() == structured_output::NAME) {
+        if let Some(i) = tools
+            .iter()
+            .position(|t| t.name() == structured_output::NAME)
+        {
             let tool = tools.remove(i);
             tools.push(tool);
         }
