@@ -60,6 +60,7 @@ pub(crate) async fn drive(
         agents: script.agents.cloned(),
         json_schema: script.json_schema.cloned(),
         requests: script.requests.to_vec(),
+        deferred: Vec::new(),
         prompts: script.prompts.iter().cloned().collect(),
     };
     let io = tokio::spawn(async move {
@@ -96,6 +97,8 @@ struct Host {
     json_schema: Option<serde_json::Map<String, Value>>,
     /// Control requests of the host's own, sent after `initialize`.
     requests: Vec<Value>,
+    /// Requests held until a stdout line contains their `after_stdout` text.
+    deferred: Vec<(String, Value)>,
     /// The user messages not sent yet: the first at the start, each next one after a `result`.
     prompts: std::collections::VecDeque<String>,
 }
@@ -118,10 +121,18 @@ impl Host {
         }
         self.send(json!({"type": "control_request", "request_id": id, "request": initialize}))
             .await;
-        for request in std::mem::take(&mut self.requests) {
+        for mut request in std::mem::take(&mut self.requests) {
             // A string is a line sent as it is (a line that is not a message at all).
             if let Value::String(raw) = request {
                 self.send_line(raw).await;
+                continue;
+            }
+            // One that waits for a line of the target's goes out once it is seen.
+            if let Some(Value::String(after)) = request
+                .as_object_mut()
+                .and_then(|r| r.shift_remove("after_stdout"))
+            {
+                self.deferred.push((after, request));
                 continue;
             }
             let id = self.request_id();
@@ -149,6 +160,7 @@ impl Host {
             seen.push(line.as_bytes());
             seen.push(b"\n");
             self.cues.publish(Event::Stdout { line: line.clone() });
+            self.send_deferred(&line).await;
             let Ok(event) = serde_json::from_str::<Value>(&line) else {
                 continue;
             };
@@ -167,6 +179,20 @@ impl Host {
             seen.dropped += more;
         }
         seen
+    }
+
+    /// The held requests whose line this is, with `{line:REGEX}` in their strings filled from it.
+    async fn send_deferred(&mut self, line: &str) {
+        let (due, held): (Vec<_>, Vec<_>) = std::mem::take(&mut self.deferred)
+            .into_iter()
+            .partition(|(after, _)| line.contains(after.as_str()));
+        self.deferred = held;
+        for (_, request) in due {
+            let request = fill_from_line(&request, line);
+            let id = self.request_id();
+            self.send(json!({"type": "control_request", "request_id": id, "request": request}))
+                .await;
+        }
     }
 
     /// A result ended a prompt: the next one goes out, or the host is done and closes its side.
@@ -294,6 +320,30 @@ impl Host {
     }
 }
 
+/// `{line:REGEX}` in a string of `value` becomes the first group REGEX finds in `line` (a task
+/// id the target printed, for a request that names it); unmatched, it stays as written, so the
+/// target's answer shows what was missing.
+fn fill_from_line(value: &Value, line: &str) -> Value {
+    match value {
+        Value::String(s) => match s
+            .strip_prefix("{line:")
+            .and_then(|r| r.strip_suffix('}'))
+            .and_then(|pattern| regex::Regex::new(pattern).ok())
+            .and_then(|re| re.captures(line)?.get(1).map(|m| m.as_str().to_owned()))
+        {
+            Some(found) => Value::String(found),
+            None => value.clone(),
+        },
+        Value::Array(items) => Value::Array(items.iter().map(|v| fill_from_line(v, line)).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), fill_from_line(v, line)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
 /// The `can_use_tool` answer a decision stands for.
 pub fn permission_response(decision: &Decision, request: &Value) -> Value {
     let input = &request["input"];
@@ -346,4 +396,19 @@ fn answers(decision: &Decision, input: &Value) -> Value {
         }
     }
     Value::Object(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_held_request_takes_what_its_line_names() {
+        let line = r#"{"type":"system","subtype":"task_started","task_id":"a1b2","tool_use_id":"t"}"#;
+        let request = json!({"subtype": "stop_task", "task_id": "{line:\"task_id\":\"(\\w+)\"}", "n": 1});
+        let filled = fill_from_line(&request, line);
+        assert_eq!(filled, json!({"subtype": "stop_task", "task_id": "a1b2", "n": 1}));
+        let unmatched = json!({"task_id": "{line:nothing (here)}"});
+        assert_eq!(fill_from_line(&unmatched, line), unmatched);
+    }
 }

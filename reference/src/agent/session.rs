@@ -186,6 +186,9 @@ async fn converse(
     let term = super::termination::Termination::listen(out.transcript.clone());
     let sdk = control.as_ref().map(|(control, _)| control.clone());
     let mut session = Session::start(config, mcp, (host, sdk), out, started, resumed);
+    if let Some((control, _)) = &control {
+        control.attach_tasks(session.ctx.agents.clone());
+    }
     session.term = term;
     session.preconnect = preconnect;
     session.lookups = lookups;

@@ -81,6 +81,8 @@ pub struct Control {
     session_id: String,
     /// The session's MCP servers, once started: the MCP requests wait for them.
     mcp: (Mutex<Option<Attached>>, Condvar),
+    /// The session's tasks, once it opened: `stop_task` stops one of them.
+    tasks: Mutex<Option<crate::agents::Agents>>,
 }
 
 /// What the host's MCP requests act on.
@@ -103,6 +105,7 @@ impl Control {
             init: Mutex::new(Value::Null),
             session_id: session_id.to_owned(),
             mcp: (Mutex::new(None), Condvar::new()),
+            tasks: Mutex::new(None),
         });
         let (tx, rx) = channel();
         let (first_tx, first_rx) = channel();
@@ -125,6 +128,23 @@ impl Control {
         };
         *self.mcp.0.lock().unwrap() = Some(attached);
         self.mcp.1.notify_all();
+    }
+
+    /// The session opened: the host's `stop_task` reaches its tasks from now on.
+    pub fn attach_tasks(&self, agents: Option<crate::agents::Agents>) {
+        *self.tasks.lock().unwrap() = agents;
+    }
+
+    /// `stop_task`: a running task is stopped as TaskStop stops it; whatever the id names, the
+    /// answer is empty (recorded on 2.1.235: sdk.control/stop-task).
+    fn stop_task(&self, id: &str) {
+        let agents = self.tasks.lock().unwrap().clone();
+        let Some(agents) = agents else { return };
+        if let Ok(task) = agents.registry.stop(id) {
+            if task.kind == crate::tools::shell_task::KIND {
+                crate::tools::shell_task::await_end(&agents, id);
+            }
+        }
     }
 
     /// Runs `act` on the MCP servers once they are attached (up to a minute: a session that
@@ -397,6 +417,13 @@ impl Control {
                 Ok(Value::Null)
             }
             Some("end_session") => Ok(Value::Null),
+            Some("stop_task") => {
+                self.stop_task(request["task_id"].as_str().unwrap_or_default());
+                Ok(json!({}))
+            }
+            // Nothing here runs in the foreground to be sent to the background: answered as
+            // 2.1.235 answers with nothing to move (sdk.control/stop-task).
+            Some("background_tasks") => Ok(json!({})),
             Some("set_max_thinking_tokens") => {
                 let _ = inputs.send(Input::SetThinking(request["max_thinking_tokens"].as_u64()));
                 Ok(Value::Null)
