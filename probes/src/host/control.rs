@@ -334,7 +334,9 @@ fn fill_from_line(value: &Value, line: &str) -> Value {
             Some(found) => Value::String(found),
             None => value.clone(),
         },
-        Value::Array(items) => Value::Array(items.iter().map(|v| fill_from_line(v, line)).collect()),
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|v| fill_from_line(v, line)).collect())
+        }
         Value::Object(map) => Value::Object(
             map.iter()
                 .map(|(k, v)| (k.clone(), fill_from_line(v, line)))
@@ -404,10 +406,15 @@ mod tests {
 
     #[test]
     fn a_held_request_takes_what_its_line_names() {
-        let line = r#"{"type":"system","subtype":"task_started","task_id":"a1b2","tool_use_id":"t"}"#;
-        let request = json!({"subtype": "stop_task", "task_id": "{line:\"task_id\":\"(\\w+)\"}", "n": 1});
+        let line =
+            r#"{"type":"system","subtype":"task_started","task_id":"a1b2","tool_use_id":"t"}"#;
+        let request =
+            json!({"subtype": "stop_task", "task_id": "{line:\"task_id\":\"(\\w+)\"}", "n": 1});
         let filled = fill_from_line(&request, line);
-        assert_eq!(filled, json!({"subtype": "stop_task", "task_id": "a1b2", "n": 1}));
+        assert_eq!(
+            filled,
+            json!({"subtype": "stop_task", "task_id": "a1b2", "n": 1})
+        );
         let unmatched = json!({"task_id": "{line:nothing (here)}"});
         assert_eq!(fill_from_line(&unmatched, line), unmatched);
     }

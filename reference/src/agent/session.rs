@@ -201,6 +201,10 @@ async fn converse(
             while let Ok(input) = tokio::task::block_in_place(|| inputs.recv()) {
                 match input {
                     Input::User(message) => {
+                        let id = message["uuid"].as_str();
+                        if control.queue.passed_over(id) {
+                            continue;
+                        }
                         if config.replay_user_messages {
                             session.replay = Some(crate::events::replayed_user(
                                 &config.session_id,
@@ -216,7 +220,10 @@ async fn converse(
                         if !std::mem::replace(&mut first, false) {
                             session.owe_init();
                         }
+                        session.prompt_uuid = id.map(str::to_owned);
                         code = session.prompt(blocks_of(content)).await;
+                        session.prompt_uuid = None;
+                        control.queue.finished(id);
                     }
                     Input::SetMode(mode) => session.set_mode(mode),
                     Input::SetModel(model) => {
@@ -285,6 +292,13 @@ async fn converse(
             code
         }
     };
+    // A session that sent no prompt (an SDK host that ended it, or sent a line it cannot go
+    // on from) still finishes its warm-up, as 2.1.235's is out by then (sdk.control/bad-user).
+    startup::settle(
+        session.preconnect.take(),
+        crate::limits::PRECONNECT_TIMEOUT.duration(),
+    )
+    .await;
     session.end();
     code
 }
@@ -372,6 +386,8 @@ pub struct Session<'a> {
     init_owed: bool,
     /// The host's user message, echoed once the prompt is announced (`--replay-user-messages`).
     pub replay: Option<Value>,
+    /// The uuid of the host's user message this prompt answers: its result names it.
+    pub prompt_uuid: Option<String>,
     /// What an SDK host changed since the session opened.
     pub overrides: super::overrides::Overrides,
     /// SIGTERM while a request streams ends the turn as interrupted.
@@ -514,6 +530,7 @@ impl<'a> Session<'a> {
             titled,
             init_owed: true,
             replay: None,
+            prompt_uuid: None,
             overrides: Default::default(),
             term: Default::default(),
             out,

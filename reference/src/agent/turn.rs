@@ -51,6 +51,8 @@ pub struct Turn<'s, 'a> {
     /// The model this turn went on after overload (`--fallback-model`); the next prompt starts
     /// on the session's own again (recorded: sdk.invocation/fallback-next-prompt).
     fallen_back: Option<String>,
+    /// When the prompt's first request went out (ms since the epoch).
+    first_sent_ms: Option<u64>,
 }
 
 /// How the result event ends a prompt.
@@ -82,6 +84,7 @@ impl<'s, 'a> Turn<'s, 'a> {
             structured_misses: 0,
             structured_output: None,
             fallen_back: None,
+            first_sent_ms: None,
         }
     }
 
@@ -122,6 +125,7 @@ impl<'s, 'a> Turn<'s, 'a> {
                 out.event(&out.requesting());
             }
             let asked_at = std::time::Instant::now();
+            self.first_sent_ms.get_or_insert_with(crate::vocab::now_ms);
             let mut first_event = true;
             let send = s.client.send_streaming(
                 &body,
@@ -629,6 +633,12 @@ impl<'s, 'a> Turn<'s, 'a> {
                     r["ttft_ms"] = json!(self.api_ms);
                     r["ttft_stream_ms"] = json!(self.api_ms);
                     r["time_to_request_ms"] = json!(0);
+                    // A host's message with a uuid: the result names it and when its request
+                    // went out (recorded: sdk.control/cancel-message).
+                    if let Some(id) = &s.prompt_uuid {
+                        r["user_message_uuid"] = json!(id);
+                        r["request_sent_wall_ms"] = json!(self.first_sent_ms.unwrap_or_default());
+                    }
                 }
             }
             (None, None) => {}

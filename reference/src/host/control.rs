@@ -83,6 +83,8 @@ pub struct Control {
     mcp: (Mutex<Option<Attached>>, Condvar),
     /// The session's tasks, once it opened: `stop_task` stops one of them.
     tasks: Mutex<Option<crate::agents::Agents>>,
+    /// The host's prompts, waiting or running (`cancel_async_message`, `command_lifecycle`).
+    pub queue: super::queue::Queue,
 }
 
 /// What the host's MCP requests act on.
@@ -106,6 +108,7 @@ impl Control {
             session_id: session_id.to_owned(),
             mcp: (Mutex::new(None), Condvar::new()),
             tasks: Mutex::new(None),
+            queue: super::queue::Queue::new(session_id),
         });
         let (tx, rx) = channel();
         let (first_tx, first_rx) = channel();
@@ -278,6 +281,7 @@ impl Control {
                 Some("control_request") => self.serve(&message, &inputs, mode),
                 _ => match message["message"]["role"].as_str() {
                     Some("user") => {
+                        self.queue.arrived(message["uuid"].as_str());
                         let _ = inputs.send(Input::User(message));
                     }
                     role => {
@@ -424,6 +428,10 @@ impl Control {
             // Nothing here runs in the foreground to be sent to the background: answered as
             // 2.1.235 answers with nothing to move (sdk.control/stop-task).
             Some("background_tasks") => Ok(json!({})),
+            Some("cancel_async_message") => {
+                let id = request["message_uuid"].as_str().unwrap_or_default();
+                Ok(json!({"cancelled": self.queue.cancel(id)}))
+            }
             Some("set_max_thinking_tokens") => {
                 let _ = inputs.send(Input::SetThinking(request["max_thinking_tokens"].as_u64()));
                 Ok(Value::Null)

@@ -6,4 +6,5 @@
 //! the tools' `Host` trait: the tools ask through it without knowing who answers.
 
 pub mod control;
+pub mod queue;
 pub mod terminal;

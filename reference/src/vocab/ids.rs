@@ -4,6 +4,13 @@ pub fn uuid() -> String {
     uuid::Uuid::new_v4().to_string()
 }
 
+/// Milliseconds since the epoch, as JavaScript's `Date.now()`.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
 /// ISO 8601 UTC with milliseconds, computed without a date library.
 pub fn timestamp() -> String {
     let now = std::time::SystemTime::now()

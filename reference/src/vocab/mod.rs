@@ -8,7 +8,7 @@ mod mode;
 mod question;
 mod tool;
 
-pub use ids::{timestamp, today, uuid};
+pub use ids::{now_ms, timestamp, today, uuid};
 pub use mode::Mode;
 pub use question::{Ask, Prompt, Reply, INTERRUPTED_FOR_TOOL, REJECTED};
 pub use tool::{Access, Failure, ToolError};
