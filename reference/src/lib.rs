@@ -24,6 +24,7 @@ pub mod mcp;
 pub mod net;
 pub mod permissions;
 pub mod projects;
+pub mod sandbox;
 pub mod search;
 pub mod startup;
 pub mod tools;

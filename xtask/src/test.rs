@@ -19,7 +19,7 @@ pub struct TestArgs {
 /// What is looked for, the Debian package that brings it, what needs it, whether it is there.
 type Tool = (&'static str, &'static str, &'static str, fn() -> bool);
 
-const TOOLS: [Tool; 3] = [
+const TOOLS: [Tool; 4] = [
     (
         "chromium",
         "chromium",
@@ -40,6 +40,12 @@ const TOOLS: [Tool; 3] = [
                 .status()
                 .is_ok_and(|s| s.success())
         },
+    ),
+    (
+        "bwrap",
+        "bubblewrap",
+        "the Bash sandbox scenarios (sandbox.*)",
+        || on_path("bwrap"),
     ),
 ];
 

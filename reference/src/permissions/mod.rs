@@ -326,8 +326,9 @@ impl Permissions {
     fn execute(&self, command: &str, segments: &[bash::Segment]) -> Decision {
         let read_only = !segments.is_empty() && segments.iter().all(bash::Segment::read_only);
         let written = segments.iter().find_map(|s| {
+            // `..` resolved by name, as 2.1.235 names the path (recorded: sandbox.escape).
             s.written_path()
-                .map(|(name, path)| (name.to_owned(), self.cwd.join(path)))
+                .map(|(name, path)| (name.to_owned(), crate::worktree::resolve(&self.cwd, path)))
         });
         let rule = json!({"type": "addRules", "rules": [{"toolName": "Bash", "ruleContent": prefix::suggested_rule(command)}], "behavior": "allow", "destination": "localSettings"});
         if matches!(self.mode, Mode::Default | Mode::AcceptEdits) {

@@ -42,7 +42,14 @@ impl Tool for Bash {
         Some(&limits::BASH_RESULT_BUDGET)
     }
 
-    fn access(&self, input: &Value, _ctx: &ToolContext) -> Access {
+    fn access(&self, input: &Value, ctx: &ToolContext) -> Access {
+        // A command the sandbox confines runs without asking unless the settings say otherwise;
+        // deny and ask rules still apply (recorded: sandbox.filesystem).
+        let sandboxed = crate::sandbox::Sandbox::configured(&ctx.home, &ctx.cwd)
+            .is_some_and(|s| s.auto_allow && s.confines(input));
+        if sandboxed {
+            return Access::Checked;
+        }
         Access::Execute(input["command"].as_str().unwrap_or_default().to_owned())
     }
 
@@ -66,14 +73,30 @@ impl Tool for Bash {
         let cwd_file = tempfile::NamedTempFile::new().map_err(err)?;
         // One open file for both streams: they share its offset, so they interleave in order.
         let sink = out.reopen().map_err(err)?;
-        let child = Command::new("bash")
-            // The trap records where the command left the shell, however it exits.
-            .arg("-c")
-            // What the session's hooks left for its commands runs first (`hooks::env_file`).
-            .arg(r#"trap 'pwd -P >| "$__REFERENCE_CWD_FILE"' EXIT; eval "$__REFERENCE_ENV"; eval "$__REFERENCE_COMMAND""#)
-            .env("__REFERENCE_ENV", crate::hooks::env_file::script(&ctx.home, &ctx.session_id).unwrap_or_default())
+        // The trap records where the command left the shell, however it exits. What the session's
+        // hooks left for its commands runs first (`hooks::env_file`).
+        let script = r#"trap 'pwd -P >| "$__REFERENCE_CWD_FILE"' EXIT; eval "$__REFERENCE_ENV"; eval "$__REFERENCE_COMMAND""#;
+        // Seed 004 line 31: after permission, the sandbox, when the settings turn it on.
+        let sandbox = crate::sandbox::Sandbox::configured(&ctx.home, &ctx.cwd);
+        let escaped = sandbox.as_ref().is_some_and(|s| !s.confines(input));
+        let mut shell_command = match sandbox.filter(|s| s.confines(input)) {
+            Some(sandbox) => sandbox.command(&ctx.cwd, &[cwd_file.path()], script),
+            None => {
+                let mut c = Command::new("bash");
+                c.arg("-c").arg(script);
+                c
+            }
+        };
+        let child = shell_command
+            .env(
+                "__REFERENCE_ENV",
+                crate::hooks::env_file::script(&ctx.home, &ctx.session_id).unwrap_or_default(),
+            )
             .env("__REFERENCE_COMMAND", command)
-            .envs(crate::environment::child_vars(&ctx.session_id, &crate::api::wire::get().entrypoint))
+            .envs(crate::environment::child_vars(
+                &ctx.session_id,
+                &crate::api::wire::get().entrypoint,
+            ))
             .envs(std::env::current_exe().map(|p| ("CLAUDE_CODE_EXECPATH", p)))
             .env("__REFERENCE_CWD_FILE", cwd_file.path())
             .current_dir(&ctx.shell_cwd)
@@ -148,7 +171,11 @@ impl Tool for Bash {
                 };
             }
         }
-        let structured = json!({"stdout": output, "stderr": "", "interrupted": false, "isImage": false, "noOutputExpected": no_output_expected(command)});
+        let mut structured = json!({"stdout": output, "stderr": "", "interrupted": false, "isImage": false, "noOutputExpected": no_output_expected(command)});
+        // A command let out of the sandbox says so (recorded: sandbox.escape).
+        if escaped {
+            structured["dangerouslyDisableSandbox"] = json!(true);
+        }
         let (content, is_error) = match status.code() {
             Some(0) if output.is_empty() => ("(Bash completed with no output)".to_owned(), false),
             Some(0) => (output, false),

@@ -1,0 +1,126 @@
+//! The Bash sandbox (seed 004 line 31: a command the permission step allowed still runs confined),
+//! with bubblewrap as 2.1.235 uses it on Linux. First slice, recorded on 2.1.235
+//! (sandbox.filesystem): with `sandbox.enabled`, a command sees the whole filesystem read-only
+//! except the working directory and `sandbox.filesystem.allowWrite`; `denyRead` paths cannot be
+//! read; `autoAllowBashIfSandboxed` (on unless set false) lets a sandboxed command run without
+//! asking; `dangerouslyDisableSandbox` takes a command out of it (through the permission step).
+//! Not built yet: the network proxy, sockets, credentials, `excludedCommands`, the strict mode's
+//! seccomp filter.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+/// The sandbox as the settings configure it, when it is on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sandbox {
+    /// `enableWeakerNestedSandbox`: no user namespace of its own (inside a container).
+    pub weaker_nested: bool,
+    /// `autoAllowBashIfSandboxed`: a sandboxed command needs no permission.
+    pub auto_allow: bool,
+    /// `allowUnsandboxedCommands`: `dangerouslyDisableSandbox` is honoured.
+    pub allow_unsandboxed: bool,
+    pub allow_write: Vec<PathBuf>,
+    pub deny_read: Vec<PathBuf>,
+}
+
+impl Sandbox {
+    /// The sandbox the settings turn on (every source merged, a later one winning a switch and
+    /// adding to the path lists), or `None`.
+    pub fn configured(home: &Path, cwd: &Path) -> Option<Sandbox> {
+        let mut enabled = false;
+        let mut sandbox = Sandbox {
+            weaker_nested: false,
+            auto_allow: true,
+            allow_unsandboxed: true,
+            allow_write: Vec::new(),
+            deny_read: Vec::new(),
+        };
+        for settings in crate::environment::settings(home, cwd) {
+            let s = &settings["sandbox"];
+            let switch = |key: &str, now: bool| s[key].as_bool().unwrap_or(now);
+            enabled = switch("enabled", enabled);
+            sandbox.weaker_nested = switch("enableWeakerNestedSandbox", sandbox.weaker_nested);
+            sandbox.auto_allow = switch("autoAllowBashIfSandboxed", sandbox.auto_allow);
+            sandbox.allow_unsandboxed =
+                switch("allowUnsandboxedCommands", sandbox.allow_unsandboxed);
+            let paths = |key: &str| -> Vec<PathBuf> {
+                crate::json::strings(&s["filesystem"][key])
+                    .iter()
+                    .map(|p| expand(p, home, cwd))
+                    .collect()
+            };
+            sandbox.allow_write.extend(paths("allowWrite"));
+            sandbox.deny_read.extend(paths("denyRead"));
+        }
+        enabled.then_some(sandbox)
+    }
+
+    /// Whether the Bash call `input` runs inside it.
+    pub fn confines(&self, input: &Value) -> bool {
+        !(self.allow_unsandboxed && input["dangerouslyDisableSandbox"] == true)
+    }
+
+    /// `bash -c script` inside bubblewrap: everything read-only but `cwd`, the allowed paths and
+    /// the files the command's own shell must write (`writable`); denied paths hidden.
+    pub fn command(&self, cwd: &Path, writable: &[&Path], script: &str) -> Command {
+        let mut c = Command::new("bwrap");
+        if !self.weaker_nested {
+            c.args(["--unshare-user", "--unshare-pid"]);
+        }
+        c.args(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]);
+        for path in std::iter::once(cwd)
+            .chain(self.allow_write.iter().map(PathBuf::as_path))
+            .chain(writable.iter().copied())
+            .filter(|p| p.exists())
+        {
+            c.arg("--bind").arg(path).arg(path);
+        }
+        for path in self.deny_read.iter().filter(|p| p.exists()) {
+            // A file is covered by an empty one; a directory by an empty, read-only tmpfs.
+            if path.is_dir() {
+                c.arg("--tmpfs").arg(path).arg("--remount-ro").arg(path);
+            } else {
+                c.arg("--ro-bind").arg("/dev/null").arg(path);
+            }
+        }
+        c.arg("--").arg("bash").arg("-c").arg(script);
+        c
+    }
+}
+
+/// A settings path: `~/` from HOME, a relative one from the working directory.
+fn expand(path: &str, home: &Path, cwd: &Path) -> PathBuf {
+    match path.strip_prefix("~/") {
+        Some(rest) => home.join(rest),
+        None => cwd.join(path),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_turn_it_on_and_shape_it() {
+        let home = tempfile::tempdir().unwrap();
+        let cwd = tempfile::tempdir().unwrap();
+        assert_eq!(Sandbox::configured(home.path(), cwd.path()), None);
+        std::fs::create_dir_all(home.path().join(".claude")).unwrap();
+        std::fs::write(
+            home.path().join(".claude/settings.json"),
+            r#"{"sandbox": {"enabled": true, "enableWeakerNestedSandbox": true,
+                "filesystem": {"allowWrite": ["/tmp/w"], "denyRead": ["~/secret"]}}}"#,
+        )
+        .unwrap();
+        let s = Sandbox::configured(home.path(), cwd.path()).unwrap();
+        assert!(s.weaker_nested && s.auto_allow && s.allow_unsandboxed);
+        assert_eq!(s.allow_write, [PathBuf::from("/tmp/w")]);
+        assert_eq!(s.deny_read, [home.path().join("secret")]);
+        assert!(s.confines(&serde_json::json!({"command": "ls"})));
+        assert!(
+            !s.confines(&serde_json::json!({"command": "ls", "dangerouslyDisableSandbox": true}))
+        );
+    }
+}
