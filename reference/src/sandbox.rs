@@ -1,8 +1,8 @@
 //! The Bash sandbox (seed 004 line 31: a command the permission step allowed still runs confined),
 //! with bubblewrap as 2.1.235 uses it on Linux. First slice, recorded on 2.1.235
 //! (sandbox.filesystem): with `sandbox.enabled`, a command sees the whole filesystem read-only
-//! except the working directory and `sandbox.filesystem.allowWrite`; `denyRead` paths cannot be
-//! read; `autoAllowBashIfSandboxed` (on unless set false) lets a sandboxed command run without
+//! except the working directory and `sandbox.filesystem.allowWrite`, less `denyWrite`; `denyRead`
+//! paths cannot be read; `autoAllowBashIfSandboxed` (on unless set false) lets a sandboxed command run without
 //! asking; `dangerouslyDisableSandbox` takes a command out of it (through the permission step).
 //! Not built yet: the network proxy, sockets, credentials, `excludedCommands`, the strict mode's
 //! seccomp filter.
@@ -22,6 +22,8 @@ pub struct Sandbox {
     /// `allowUnsandboxedCommands`: `dangerouslyDisableSandbox` is honoured.
     pub allow_unsandboxed: bool,
     pub allow_write: Vec<PathBuf>,
+    /// Paths inside the writable ones that stay read-only.
+    pub deny_write: Vec<PathBuf>,
     pub deny_read: Vec<PathBuf>,
 }
 
@@ -35,6 +37,7 @@ impl Sandbox {
             auto_allow: true,
             allow_unsandboxed: true,
             allow_write: Vec::new(),
+            deny_write: Vec::new(),
             deny_read: Vec::new(),
         };
         for settings in crate::environment::settings(home, cwd) {
@@ -52,6 +55,7 @@ impl Sandbox {
                     .collect()
             };
             sandbox.allow_write.extend(paths("allowWrite"));
+            sandbox.deny_write.extend(paths("denyWrite"));
             sandbox.deny_read.extend(paths("denyRead"));
         }
         enabled.then_some(sandbox)
@@ -77,6 +81,10 @@ impl Sandbox {
         {
             c.arg("--bind").arg(path).arg(path);
         }
+        // Later mounts cover earlier ones: a denied path inside a writable one is read-only.
+        for path in self.deny_write.iter().filter(|p| p.exists()) {
+            c.arg("--ro-bind").arg(path).arg(path);
+        }
         for path in self.deny_read.iter().filter(|p| p.exists()) {
             // A file is covered by an empty one; a directory by an empty, read-only tmpfs.
             if path.is_dir() {
@@ -85,7 +93,9 @@ impl Sandbox {
                 c.arg("--ro-bind").arg("/dev/null").arg(path);
             }
         }
-        c.arg("--").arg("bash").arg("-c").arg(script);
+        // By its path, as 2.1.235's sandbox starts it: the shell's own errors then name it so
+        // (`/bin/bash: line 1: …`, recorded: sandbox.filesystem/deny-write).
+        c.arg("--").arg("/bin/bash").arg("-c").arg(script);
         c
     }
 }
@@ -111,13 +121,14 @@ mod tests {
         std::fs::write(
             home.path().join(".claude/settings.json"),
             r#"{"sandbox": {"enabled": true, "enableWeakerNestedSandbox": true,
-                "filesystem": {"allowWrite": ["/tmp/w"], "denyRead": ["~/secret"]}}}"#,
+                "filesystem": {"allowWrite": ["/tmp/w"], "denyWrite": ["locked"], "denyRead": ["~/secret"]}}}"#,
         )
         .unwrap();
         let s = Sandbox::configured(home.path(), cwd.path()).unwrap();
         assert!(s.weaker_nested && s.auto_allow && s.allow_unsandboxed);
         assert_eq!(s.allow_write, [PathBuf::from("/tmp/w")]);
         assert_eq!(s.deny_read, [home.path().join("secret")]);
+        assert_eq!(s.deny_write, [cwd.path().join("locked")]);
         assert!(s.confines(&serde_json::json!({"command": "ls"})));
         assert!(
             !s.confines(&serde_json::json!({"command": "ls", "dangerouslyDisableSandbox": true}))
