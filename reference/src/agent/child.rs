@@ -78,6 +78,8 @@ fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<Atomic
         ctx.hooks.subagent_start(&ctx.hook_session());
     }
     let offered = tools_for(agents, launch);
+    // A user's agent type's own prompt, which opens its system prompt.
+    let lead = crate::context::custom_agents::find(&launch.agent_type).map(|c| c.prompt);
     let mut messages = history;
     let mut first = Vec::new();
     // A new child hears of the agent types with its first round's results, as 2.1.235 tells it.
@@ -152,7 +154,6 @@ fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<Atomic
                 messages,
             );
         }
-        let lead = crate::context::custom_agents::find(&launch.agent_type).map(|c| c.prompt);
         let mut body = request_body(
             config,
             &offered,

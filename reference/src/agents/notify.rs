@@ -80,10 +80,7 @@ impl Announcer {
 
     /// The registry transition and the notification event of a task that ended.
     pub fn ended(&self, task: &Task) {
-        let end_time = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_millis() as u64)
-            .unwrap_or_default();
+        let end_time = crate::vocab::now_ms();
         let mut patch = json!({"status": task.status.as_str(), "end_time": end_time});
         if let Some(error) = task.report.as_ref().and_then(|r| r.error.as_ref()) {
             patch["error"] = json!(error);

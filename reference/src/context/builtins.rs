@@ -50,18 +50,17 @@ pub const AGENTS: &[AgentType] = &[
 /// The names init lists (recorded: sdk.control/agents): [`agent_types`]' order, except that
 /// those an SDK host defined at `initialize` come last, in its order.
 pub fn init_agent_names() -> Vec<String> {
-    let custom = super::custom_agents::defined();
-    let from_host = |name: &str| custom.iter().any(|c| c.from_host && c.name == name);
-    let (host, rest): (Vec<_>, Vec<_>) = agent_types()
+    // Every type the host defined is among `agent_types` (a definition replaces one of its name).
+    let host: Vec<String> = super::custom_agents::defined()
+        .into_iter()
+        .filter(|c| c.from_host)
+        .map(|c| c.name)
+        .collect();
+    agent_types()
         .into_iter()
         .map(|(name, ..)| name)
-        .partition(|name| from_host(name));
-    let host_order = custom
-        .iter()
-        .filter(|c| c.from_host)
-        .map(|c| c.name.clone());
-    rest.into_iter()
-        .chain(host_order.filter(|n| host.contains(n)))
+        .filter(|name| !host.contains(name))
+        .chain(host.iter().cloned())
         .collect()
 }
 

@@ -29,7 +29,12 @@ static DEFINED: RwLock<Vec<CustomAgent>> = RwLock::new(Vec::new());
 
 /// The agent types `text` defines: all of them, or none when one entry is not a definition.
 pub fn parse(text: &str) -> Vec<CustomAgent> {
-    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(text) else {
+    serde_json::from_str(text).map_or_else(|_| Vec::new(), |v| from_value(&v))
+}
+
+/// The agent types a JSON value defines (`initialize`'s `agents`), as [`parse`] reads them.
+pub fn from_value(value: &Value) -> Vec<CustomAgent> {
+    let Value::Object(map) = value else {
         return Vec::new();
     };
     let all: Option<Vec<CustomAgent>> = map

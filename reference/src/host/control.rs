@@ -340,7 +340,7 @@ impl Control {
                 *self.init.lock().unwrap() = request.clone();
                 // The host's agent types (the TypeScript SDK's `agents` option), shaped as
                 // `--agents`; the answer lists every type (recorded: sdk.control/agents).
-                let mut agents = custom_agents::parse(&request["agents"].to_string());
+                let mut agents = custom_agents::from_value(&request["agents"]);
                 for agent in &mut agents {
                     agent.from_host = true;
                 }

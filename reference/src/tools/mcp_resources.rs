@@ -278,10 +278,7 @@ fn save_blob(
         )));
     }
     std::fs::create_dir_all(dir)?;
-    let ms = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis())
-        .unwrap_or_default();
+    let ms = crate::vocab::now_ms();
     let tag: String = uuid::Uuid::new_v4().simple().to_string()[..6].to_owned();
     let path = dir.join(format!(
         "mcp-resource-{ms}-{index}-{tag}.{}",
