@@ -44,19 +44,25 @@ pub const SCRIPT: &str = "hook-recorder";
 pub const LOG: &str = "hooks.log";
 
 /// The script, appending to `log`. Arguments: `--label L`, `--exit N`, `--stdout TEXT`,
-/// `--stderr TEXT` (each written as given), `--sleep S` (before answering, for a timeout).
+/// `--stderr TEXT` (each written as given), `--sleep S` (before answering, for a timeout),
+/// `--after TEXT` (record only once the log holds TEXT, at most 10 s: orders a hook after another
+/// that a target starts without waiting for it, by that hook's record rather than by a sleep).
 pub fn script(log: &Path) -> String {
     format!(
         r#"#!/bin/sh
 # Written by the conformance harness: records one hook invocation, then answers as told.
 input=$(cat | tr '\n' ' ')
 names=$(env | sed -n 's/^\(CLAUDE[A-Za-z0-9_]*\)=.*/\1/p' | sort | tr '\n' ' ')
-label= code=0 out= err= nap=
+label= code=0 out= err= nap= after=
 while [ $# -gt 1 ]; do
   case $1 in
-    --label) label=$2 ;; --exit) code=$2 ;; --stdout) out=$2 ;; --stderr) err=$2 ;; --sleep) nap=$2 ;;
+    --label) label=$2 ;; --exit) code=$2 ;; --stdout) out=$2 ;; --stderr) err=$2 ;; --sleep) nap=$2 ;; --after) after=$2 ;;
   esac
   shift 2
+done
+tries=200
+while [ -n "$after" ] && [ $tries -gt 0 ] && ! grep -qF -- "$after" '{log}' 2>/dev/null; do
+  sleep 0.05; tries=$((tries - 1))
 done
 printf '%s\t%s\t%s\t%s\n' "$code" "$label" "$names" "$input" >> '{log}'
 [ -n "$nap" ] && sleep "$nap"
@@ -113,7 +119,10 @@ mod tests {
     use std::process::{Command, Stdio};
 
     fn run_recorder(base: &Path, args: &[&str], stdin: &str) -> std::process::Output {
-        let script = install(base).unwrap();
+        let script = base.join(SCRIPT);
+        if !script.exists() {
+            install(base).unwrap();
+        }
         let mut child = Command::new(&script)
             .args(args)
             .env("CLAUDE_PROJECT_DIR", base)
@@ -158,6 +167,25 @@ mod tests {
         assert_eq!(runs[0].exit, 2);
         assert!(runs[0].env.contains(&"CLAUDE_PROJECT_DIR".to_owned()));
         assert_eq!(runs[0].stdin["tool_name"], "Bash");
+    }
+
+    #[test]
+    fn a_recorder_told_after_waits_for_that_record() {
+        let dir = tempfile::tempdir().unwrap();
+        install(dir.path()).unwrap();
+        let base = dir.path().to_owned();
+        // Started first, so without --after it would record first.
+        let later = std::thread::spawn(move || {
+            run_recorder(
+                &base,
+                &["--after", "StopFailure"],
+                "{\"hook_event_name\":\"SessionEnd\"}",
+            )
+        });
+        run_recorder(dir.path(), &[], "{\"hook_event_name\":\"StopFailure\"}");
+        assert_eq!(later.join().unwrap().status.code(), Some(0));
+        let events: Vec<String> = read(dir.path()).into_iter().map(|r| r.event).collect();
+        assert_eq!(events, ["StopFailure", "SessionEnd"]);
     }
 
     #[test]
