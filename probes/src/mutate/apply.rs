@@ -348,7 +348,24 @@ fn mocks(m: &Mutation, r: &mut RunOutcome) -> Option<()> {
                     .and_then(|m| serde_json::from_value(json!(m)).ok()),
                 ..Default::default()
             }),
-            List::Site | List::Artifact => return None,
+            // A request no one made: a page fetched from a host nothing should have reached.
+            List::Site => r.site.push(stubs::site::SiteRequest {
+                at_ms: 0,
+                // A `site` check's `method` is the request's kind.
+                kind: if method.as_deref() == Some("preflight") {
+                    "preflight"
+                } else {
+                    "page"
+                },
+                scheme: "http",
+                host: "mutant.test".into(),
+                method: "GET".into(),
+                path: path.clone().unwrap_or_else(|| "/".into()),
+                user_agent: None,
+                accept: None,
+                status: 200,
+            }),
+            List::Artifact => return None,
         },
         M::ProjectDocChanged(i) => r.project_state.as_mut()?.docs[*i].content.push_str(MARK),
         M::ProjectDocRemoved(i) => {

@@ -90,6 +90,7 @@ pub(super) fn mutations(checks: &[&CheckSpec], run: &RunOutcome) -> Vec<Mutation
             Some(CheckKind::Project) => List::Project,
             Some(CheckKind::Oauth) => List::TokenRequests,
             Some(CheckKind::Hooks) => List::Hooks,
+            Some(CheckKind::Site) => List::Site,
             _ => continue,
         };
         let method = match list {

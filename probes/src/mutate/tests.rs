@@ -120,6 +120,7 @@ const CHECKS: &[&str] = &[
     "kind = \"design\"\nequals = 0",
     "kind = \"oauth\"\nequals = 0",
     "kind = \"project\"\nmethod = \"write-doc\"\nequals = 0",
+    "kind = \"site\"\nequals = 0",
 ];
 
 #[test]
