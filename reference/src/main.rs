@@ -13,6 +13,15 @@ fn main() {
     {
         std::process::exit(claude_reference::search::rg::main(argv.collect()));
     }
+    // Started by a sandboxed Bash call as the first process inside its sandbox.
+    let mut rest = argv.peekable();
+    if rest
+        .peek()
+        .is_some_and(|a| a == claude_reference::sandbox::bridge::ARG)
+    {
+        rest.next();
+        std::process::exit(claude_reference::sandbox::bridge::main(rest.collect()));
+    }
     std::process::exit(real_main());
 }
 
@@ -57,7 +66,9 @@ fn real_main() -> i32 {
             &project,
         ));
     }
-    runtime.block_on(agent::run(config))
+    let code = runtime.block_on(agent::run(config));
+    claude_reference::sandbox::proxy::close();
+    code
 }
 
 fn upload_one(path: &str) -> i32 {

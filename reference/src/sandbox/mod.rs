@@ -4,13 +4,26 @@
 //! except the working directory and `sandbox.filesystem.allowWrite`, less `denyWrite`; `denyRead`
 //! paths cannot be read; `autoAllowBashIfSandboxed` (on unless set false) lets a sandboxed command run without
 //! asking; `dangerouslyDisableSandbox` takes a command out of it (through the permission step).
-//! Not built yet: the network proxy, sockets, credentials, `excludedCommands`, the strict mode's
-//! seccomp filter.
+//!
+//! The network (sandbox.network): a command has a network namespace of its own whose only way
+//! out is the session's proxy (`proxy`), reached through the bridge that starts the command
+//! (`bridge`); the proxy lets through the hosts `network.allowedDomains` and `WebFetch(domain:…)`
+//! allow rules name, less `network.deniedDomains` (`domains`), and asks about the rest where a
+//! host can be asked. Unix sockets are taken away unless `network.allowAllUnixSockets`.
+//! Not built yet: credentials, `excludedCommands`, the strict (non-nested) mode's user namespace
+//! as 2.1.235 fails it.
+
+pub mod bridge;
+pub mod domains;
+pub mod proxy;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
+
+use domains::Domains;
+use proxy::Credentials;
 
 /// The sandbox as the settings configure it, when it is on.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,6 +38,17 @@ pub struct Sandbox {
     /// Paths inside the writable ones that stay read-only.
     pub deny_write: Vec<PathBuf>,
     pub deny_read: Vec<PathBuf>,
+    pub network: Network,
+}
+
+/// `sandbox.network` as the settings shape it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Network {
+    pub domains: Domains,
+    /// `strictAllowlist`: refuse an unlisted host without asking.
+    pub strict: bool,
+    /// `allowAllUnixSockets`: no seccomp filter on `socket(AF_UNIX)`.
+    pub unix_sockets: bool,
 }
 
 impl Sandbox {
@@ -39,6 +63,7 @@ impl Sandbox {
             allow_write: Vec::new(),
             deny_write: Vec::new(),
             deny_read: Vec::new(),
+            network: Network::default(),
         };
         for settings in crate::environment::settings(home, cwd) {
             let s = &settings["sandbox"];
@@ -57,6 +82,26 @@ impl Sandbox {
             sandbox.allow_write.extend(paths("allowWrite"));
             sandbox.deny_write.extend(paths("denyWrite"));
             sandbox.deny_read.extend(paths("denyRead"));
+            let net = &s["network"];
+            let domains = &mut sandbox.network.domains;
+            domains
+                .allowed
+                .extend(crate::json::strings(&net["allowedDomains"]));
+            domains
+                .denied
+                .extend(crate::json::strings(&net["deniedDomains"]));
+            domains.allowed.extend(
+                crate::json::strings(&settings["permissions"]["allow"])
+                    .iter()
+                    .filter_map(|rule| domains::from_web_fetch_rule(rule))
+                    .map(str::to_owned),
+            );
+            sandbox.network.strict = net["strictAllowlist"]
+                .as_bool()
+                .unwrap_or(sandbox.network.strict);
+            sandbox.network.unix_sockets = net["allowAllUnixSockets"]
+                .as_bool()
+                .unwrap_or(sandbox.network.unix_sockets);
         }
         enabled.then_some(sandbox)
     }
@@ -67,12 +112,21 @@ impl Sandbox {
     }
 
     /// `bash -c script` inside bubblewrap: everything read-only but `cwd`, the allowed paths and
-    /// the files the command's own shell must write (`writable`); denied paths hidden.
-    pub fn command(&self, cwd: &Path, writable: &[&Path], script: &str) -> Command {
+    /// the files the command's own shell must write (`writable`); denied paths hidden; the
+    /// network only through the proxy at `proxy_socket`, with the variables that point there.
+    pub fn command(
+        &self,
+        cwd: &Path,
+        writable: &[&Path],
+        proxy_socket: &Path,
+        credentials: &Credentials,
+        script: &str,
+    ) -> std::io::Result<Command> {
         let mut c = Command::new("bwrap");
         if !self.weaker_nested {
             c.args(["--unshare-user", "--unshare-pid"]);
         }
+        c.arg("--unshare-net");
         c.args(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]);
         for path in std::iter::once(cwd)
             .chain(self.allow_write.iter().map(PathBuf::as_path))
@@ -95,9 +149,72 @@ impl Sandbox {
         }
         // By its path, as 2.1.235's sandbox starts it: the shell's own errors then name it so
         // (`/bin/bash: line 1: …`, recorded: sandbox.filesystem/deny-write).
-        c.arg("--").arg("/bin/bash").arg("-c").arg(script);
-        c
+        let unix = if self.network.unix_sockets {
+            "unix"
+        } else {
+            "no-unix"
+        };
+        c.arg("--")
+            .arg(std::env::current_exe()?)
+            .args([bridge::ARG])
+            .arg(proxy_socket)
+            .args([unix, "--", "/bin/bash", "-c", script]);
+        c.envs(proxy_variables(credentials));
+        Ok(c)
     }
+}
+
+/// The variables a sandboxed command finds its proxies by, 2.1.235's names and shapes.
+fn proxy_variables(credentials: &Credentials) -> Vec<(&'static str, String)> {
+    let Credentials { user, password } = credentials;
+    let escaped_user = user.replace('=', "%3D");
+    let http = format!(
+        "http://{escaped_user}:{password}@localhost:{}",
+        bridge::HTTP_PORT
+    );
+    let socks = format!(
+        "socks5h://{escaped_user}:{password}@localhost:{}",
+        bridge::SOCKS_PORT
+    );
+    let local = "localhost,127.0.0.1,::1,169.254.0.0/16,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16";
+    let mut vars = Vec::new();
+    for name in [
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "GRPC_PROXY",
+        "DOCKER_HTTP_PROXY",
+        "DOCKER_HTTPS_PROXY",
+    ] {
+        vars.push((name, http.clone()));
+    }
+    for name in ["http_proxy", "https_proxy", "all_proxy", "grpc_proxy"] {
+        vars.push((name, http.clone()));
+    }
+    vars.extend([
+        ("FTP_PROXY", socks.clone()),
+        ("ftp_proxy", socks),
+        ("NO_PROXY", local.to_owned()),
+        ("no_proxy", local.to_owned()),
+        ("RSYNC_PROXY", format!("localhost:{}", bridge::SOCKS_PORT)),
+        ("CLOUDSDK_PROXY_TYPE", "http".to_owned()),
+        ("CLOUDSDK_PROXY_ADDRESS", "localhost".to_owned()),
+        ("CLOUDSDK_PROXY_PORT", bridge::HTTP_PORT.to_string()),
+        ("CLOUDSDK_PROXY_USERNAME", user.clone()),
+        ("CLOUDSDK_PROXY_PASSWORD", password.clone()),
+        (
+            "GIT_CONFIG_PARAMETERS",
+            "'http.proxyAuthMethod=basic'".to_owned(),
+        ),
+        (
+            "GIT_SSH_COMMAND",
+            format!(
+                "ssh -o ControlMaster=no -o ControlPath=none -o ProxyCommand='socat - PROXY:localhost:%h:%p,proxyport={},proxyauth={user}:{password}'",
+                bridge::HTTP_PORT
+            ),
+        ),
+    ]);
+    vars
 }
 
 /// A settings path: `~/` from HOME, a relative one from the working directory.

@@ -79,9 +79,22 @@ impl Tool for Bash {
         // Seed 004 line 31: after permission, the sandbox, when the settings turn it on.
         let sandbox = crate::sandbox::Sandbox::configured(&ctx.home, &ctx.cwd);
         let escaped = sandbox.as_ref().is_some_and(|s| !s.confines(input));
-        let mut shell_command = match sandbox.filter(|s| s.confines(input)) {
-            Some(sandbox) => sandbox.command(&ctx.cwd, &[cwd_file.path()], script),
-            None => {
+        let confined = sandbox.filter(|s| s.confines(input));
+        let network = match &confined {
+            Some(sandbox) => Some(network(sandbox, ctx).map_err(err)?),
+            None => None,
+        };
+        let mut shell_command = match (&confined, &network) {
+            (Some(sandbox), Some((proxy, credentials))) => sandbox
+                .command(
+                    &ctx.cwd,
+                    &[cwd_file.path()],
+                    proxy.socket(),
+                    credentials,
+                    script,
+                )
+                .map_err(err)?,
+            _ => {
                 let mut c = Command::new("bash");
                 c.arg("-c").arg(script);
                 c
@@ -170,6 +183,17 @@ impl Tool for Bash {
                     format!("{output}\n{note}")
                 };
             }
+        }
+        // A failed command says which connections the sandbox refused it (recorded:
+        // sandbox.network); one that succeeded does not.
+        let violations = network
+            .map(|(proxy, credentials)| proxy.take_violations(&credentials))
+            .unwrap_or_default();
+        if status.code() != Some(0) && !violations.is_empty() {
+            output = format!(
+                "{output}\n\n<sandbox_violations>\n{}\n</sandbox_violations>",
+                violations.join("\n")
+            );
         }
         let mut structured = json!({"stdout": output, "stderr": "", "interrupted": false, "isImage": false, "noOutputExpected": no_output_expected(command)});
         // A command let out of the sandbox says so (recorded: sandbox.escape).
@@ -292,6 +316,58 @@ fn no_output_expected(command: &str) -> bool {
         .filter_map(|s| s.text().split_whitespace().next().map(str::to_owned))
         .collect();
     !firsts.is_empty() && firsts.iter().all(|f| SILENT_COMMANDS.contains(&f.as_str()))
+}
+
+/// The session's proxy, set to judge this command's connections by the sandbox's lists and, for
+/// a host on neither, by whoever the session can ask; and the command's credentials for it.
+fn network(
+    sandbox: &crate::sandbox::Sandbox,
+    ctx: &ToolContext,
+) -> std::io::Result<(
+    &'static crate::sandbox::proxy::Proxy,
+    crate::sandbox::proxy::Credentials,
+)> {
+    use crate::sandbox::proxy;
+    let session = proxy::session()?;
+    let asker = ctx.host.clone().map(|host| {
+        std::sync::Arc::new(NetworkQuestion(host)) as std::sync::Arc<dyn proxy::NetworkAsker>
+    });
+    session.configure(proxy::Policy {
+        domains: sandbox.network.domains.clone(),
+        strict: sandbox.network.strict,
+        asker,
+    });
+    let credentials = session.issue(&ctx.tool_use_id);
+    Ok((session, credentials))
+}
+
+/// A host on neither list put to the person at the host, as 2.1.235 does: tool
+/// `SandboxNetworkAccess`, the host as its input, "allow always" as a `WebFetch(domain:…)` rule.
+struct NetworkQuestion(std::sync::Arc<dyn super::Host>);
+
+impl crate::sandbox::proxy::NetworkAsker for NetworkQuestion {
+    fn allow(&self, host: &str) -> bool {
+        let input = json!({"host": host});
+        let prompt = crate::vocab::Prompt {
+            suggestions: Some(vec![json!({
+                "type": "addRules",
+                "rules": [{"toolName": "WebFetch", "ruleContent": format!("domain:{host}")}],
+                "behavior": "allow",
+                "destination": "localSettings",
+            })]),
+            ..Default::default()
+        };
+        let reply = self.0.ask(&crate::vocab::Ask {
+            tool: "SandboxNetworkAccess",
+            input: &input,
+            tool_use_id: &crate::vocab::uuid(),
+            description: Some(format!("Allow network connection to {host}?")),
+            about: "",
+            prompt: &prompt,
+            interactive: false,
+        });
+        matches!(reply, crate::vocab::Reply::Allow { .. })
+    }
 }
 
 #[cfg(test)]
