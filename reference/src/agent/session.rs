@@ -888,6 +888,11 @@ fn session_context(
     for w in warnings {
         eprintln!("{w}");
     }
+    if let Some(w) = crate::sandbox::Sandbox::configured(&config.home, &config.cwd)
+        .and_then(|s| s.secrets.warning())
+    {
+        eprintln!("\n⚠ {w}\n");
+    }
     ToolContext {
         skills: found
             .skills

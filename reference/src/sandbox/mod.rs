@@ -10,10 +10,12 @@
 //! (`bridge`); the proxy lets through the hosts `network.allowedDomains` and `WebFetch(domain:…)`
 //! allow rules name, less `network.deniedDomains` (`domains`), and asks about the rest where a
 //! host can be asked. Unix sockets are taken away unless `network.allowAllUnixSockets`.
-//! Not built yet: credentials, `excludedCommands`, the strict (non-nested) mode's user namespace
+//! Credentials (`credentials`): files and variables denied or masked.
+//! Not built yet: `excludedCommands`, the strict (non-nested) mode's user namespace
 //! as 2.1.235 fails it.
 
 pub mod bridge;
+pub mod credentials;
 pub mod domains;
 pub mod proxy;
 
@@ -39,6 +41,7 @@ pub struct Sandbox {
     pub deny_write: Vec<PathBuf>,
     pub deny_read: Vec<PathBuf>,
     pub network: Network,
+    pub secrets: credentials::Secrets,
 }
 
 /// `sandbox.network` as the settings shape it.
@@ -64,6 +67,7 @@ impl Sandbox {
             deny_write: Vec::new(),
             deny_read: Vec::new(),
             network: Network::default(),
+            secrets: credentials::Secrets::default(),
         };
         for settings in crate::environment::settings(home, cwd) {
             let s = &settings["sandbox"];
@@ -82,6 +86,7 @@ impl Sandbox {
             sandbox.allow_write.extend(paths("allowWrite"));
             sandbox.deny_write.extend(paths("denyWrite"));
             sandbox.deny_read.extend(paths("denyRead"));
+            sandbox.secrets.read(s, |p| expand(p, home, cwd));
             let net = &s["network"];
             let domains = &mut sandbox.network.domains;
             domains
@@ -103,6 +108,9 @@ impl Sandbox {
                 .as_bool()
                 .unwrap_or(sandbox.network.unix_sockets);
         }
+        // A denied credential file is a denied read like any other.
+        let denied = sandbox.secrets.deny_files.clone();
+        sandbox.deny_read.extend(denied);
         enabled.then_some(sandbox)
     }
 
@@ -147,6 +155,8 @@ impl Sandbox {
                 c.arg("--ro-bind").arg("/dev/null").arg(path);
             }
         }
+        let stand_ins = proxy_socket.parent().unwrap_or(proxy_socket);
+        self.secrets.apply(&mut c, stand_ins)?;
         // By its path, as 2.1.235's sandbox starts it: the shell's own errors then name it so
         // (`/bin/bash: line 1: …`, recorded: sandbox.filesystem/deny-write).
         let unix = if self.network.unix_sockets {

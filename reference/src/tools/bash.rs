@@ -74,8 +74,10 @@ impl Tool for Bash {
         // One open file for both streams: they share its offset, so they interleave in order.
         let sink = out.reopen().map_err(err)?;
         // The trap records where the command left the shell, however it exits. What the session's
-        // hooks left for its commands runs first (`hooks::env_file`).
-        let script = r#"trap 'pwd -P >| "$__REFERENCE_CWD_FILE"' EXIT; eval "$__REFERENCE_ENV"; eval "$__REFERENCE_COMMAND""#;
+        // hooks left for its commands runs first (`hooks::env_file`). The three variables that
+        // carry all this are taken out of the environment first: the command's `env` shows only
+        // what 2.1.235's would (seen: sandbox.credentials).
+        let script = r#"__reference_cwd_file=$__REFERENCE_CWD_FILE __reference_env=$__REFERENCE_ENV __reference_command=$__REFERENCE_COMMAND; unset __REFERENCE_CWD_FILE __REFERENCE_ENV __REFERENCE_COMMAND; trap 'pwd -P >| "$__reference_cwd_file"' EXIT; eval "$__reference_env"; eval "$__reference_command""#;
         // Seed 004 line 31: after permission, the sandbox, when the settings turn it on.
         let sandbox = crate::sandbox::Sandbox::configured(&ctx.home, &ctx.cwd);
         let escaped = sandbox.as_ref().is_some_and(|s| !s.confines(input));
