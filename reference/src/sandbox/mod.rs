@@ -11,7 +11,8 @@
 //! allow rules name, less `network.deniedDomains` (`domains`), and asks about the rest where a
 //! host can be asked. Unix sockets are taken away unless `network.allowAllUnixSockets`.
 //! Credentials (`credentials`): files and variables denied or masked.
-//! Not built yet: `excludedCommands`, the strict (non-nested) mode's user namespace
+//! `excludedCommands` run outside it, judged by the permission step like any unsandboxed command.
+//! Not built yet: the strict (non-nested) mode's user namespace
 //! as 2.1.235 fails it.
 
 pub mod bridge;
@@ -42,6 +43,8 @@ pub struct Sandbox {
     pub deny_read: Vec<PathBuf>,
     pub network: Network,
     pub secrets: credentials::Secrets,
+    /// `excludedCommands`: commands that run outside it, judged like any unsandboxed command.
+    pub excluded: Vec<String>,
 }
 
 /// `sandbox.network` as the settings shape it.
@@ -68,6 +71,7 @@ impl Sandbox {
             deny_read: Vec::new(),
             network: Network::default(),
             secrets: credentials::Secrets::default(),
+            excluded: Vec::new(),
         };
         for settings in crate::environment::settings(home, cwd) {
             let s = &settings["sandbox"];
@@ -87,6 +91,9 @@ impl Sandbox {
             sandbox.deny_write.extend(paths("denyWrite"));
             sandbox.deny_read.extend(paths("denyRead"));
             sandbox.secrets.read(s, |p| expand(p, home, cwd));
+            sandbox
+                .excluded
+                .extend(crate::json::strings(&s["excludedCommands"]));
             let net = &s["network"];
             let domains = &mut sandbox.network.domains;
             domains
@@ -114,9 +121,25 @@ impl Sandbox {
         enabled.then_some(sandbox)
     }
 
-    /// Whether the Bash call `input` runs inside it.
+    /// Whether the Bash call `input` runs inside it: not when it asks to be let out (and may
+    /// be), nor when its command is one `excludedCommands` names (as a Bash permission rule
+    /// would: exact, `prefix:*`, or with `*` standing for any text).
     pub fn confines(&self, input: &Value) -> bool {
-        !(self.allow_unsandboxed && input["dangerouslyDisableSandbox"] == true)
+        let command = input["command"].as_str().unwrap_or_default();
+        let excluded = self.excluded.iter().any(|pattern| {
+            crate::permissions::rules::Rule {
+                tool: "Bash".into(),
+                content: Some(pattern.clone()),
+            }
+            .matches_command(command)
+        });
+        !self.escapes(input) && !excluded
+    }
+
+    /// Whether the call asked to be let out and may be; its structured result says so
+    /// (an excluded command's does not: recorded, sandbox.escape/excluded).
+    pub fn escapes(&self, input: &Value) -> bool {
+        self.allow_unsandboxed && input["dangerouslyDisableSandbox"] == true
     }
 
     /// `bash -c script` inside bubblewrap: everything read-only but `cwd`, the allowed paths and
@@ -260,5 +283,26 @@ mod tests {
         assert!(
             !s.confines(&serde_json::json!({"command": "ls", "dangerouslyDisableSandbox": true}))
         );
+    }
+
+    #[test]
+    fn excluded_commands_match_as_bash_rules_and_do_not_count_as_let_out() {
+        let home = tempfile::tempdir().unwrap();
+        let cwd = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(home.path().join(".claude")).unwrap();
+        std::fs::write(
+            home.path().join(".claude/settings.json"),
+            r#"{"sandbox": {"enabled": true, "excludedCommands": ["git status", "mkdir:*", "ls *"]}}"#,
+        )
+        .unwrap();
+        let s = Sandbox::configured(home.path(), cwd.path()).unwrap();
+        let call = |c: &str| serde_json::json!({ "command": c });
+        for outside in ["git status", "mkdir -p a/b", "ls / > out.txt"] {
+            assert!(!s.confines(&call(outside)), "{outside}");
+            assert!(!s.escapes(&call(outside)));
+        }
+        for inside in ["git status --short", "mkdirx", "touch a"] {
+            assert!(s.confines(&call(inside)), "{inside}");
+        }
     }
 }

@@ -80,7 +80,7 @@ impl Tool for Bash {
         let script = r#"__reference_cwd_file=$__REFERENCE_CWD_FILE __reference_env=$__REFERENCE_ENV __reference_command=$__REFERENCE_COMMAND; unset __REFERENCE_CWD_FILE __REFERENCE_ENV __REFERENCE_COMMAND; trap 'pwd -P >| "$__reference_cwd_file"' EXIT; eval "$__reference_env"; eval "$__reference_command""#;
         // Seed 004 line 31: after permission, the sandbox, when the settings turn it on.
         let sandbox = crate::sandbox::Sandbox::configured(&ctx.home, &ctx.cwd);
-        let escaped = sandbox.as_ref().is_some_and(|s| !s.confines(input));
+        let escaped = sandbox.as_ref().is_some_and(|s| s.escapes(input));
         let confined = sandbox.filter(|s| s.confines(input));
         let network = match &confined {
             Some(sandbox) => Some(network(sandbox, ctx).map_err(err)?),
