@@ -6,6 +6,7 @@
 
 pub mod account;
 pub mod atomic;
+pub mod bubblewrap;
 pub mod cargo;
 pub mod check;
 pub mod coverage;

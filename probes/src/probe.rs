@@ -43,6 +43,17 @@ pub async fn probe(scenario: &Scenario, target: &Target, records: Option<&Path>)
             };
         }
     }
+    if scenario
+        .requires
+        .contains(&crate::scenario::Requirement::Bubblewrap)
+    {
+        if let Some(why) = crate::bubblewrap::unavailable() {
+            return Probe {
+                report: Report::skipped(&scenario.id, &target.name, why),
+                trace: String::new(),
+            };
+        }
+    }
     let channels = scenario.channels();
     let many = channels.len() > 1;
     let mut checks = Vec::new();

@@ -105,6 +105,10 @@ pub struct Scenario {
     /// claude.ai over TLS (2.1.235's Design and Projects paths call only those hosts).
     #[serde(default)]
     pub network: Network,
+    /// What the machine must offer for the run to mean anything; where it does not, the run is
+    /// skipped with the reason.
+    #[serde(default)]
+    pub requires: Vec<Requirement>,
     /// A claude.ai login planted in HOME; requires `network = "isolated"`.
     #[serde(default)]
     pub account: Option<crate::account::Account>,
@@ -188,6 +192,15 @@ pub enum Network {
     Loopback,
     /// A network namespace of the run's own (`probes::isolation`).
     Isolated,
+}
+
+/// A capability of the machine a scenario needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Requirement {
+    /// bubblewrap, allowed to make mount and network namespaces (`crate::bubblewrap`): the
+    /// sandbox a target puts a Bash command in.
+    Bubblewrap,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -833,6 +846,19 @@ mod tests {
         );
         let fill = format!("{HEAD}[[file]]\npath = \"a.png\"\nimage = {{ width = 3, height = 2, fill = \"plaid\" }}\n");
         assert!(parse(&fill).unwrap_err().contains("plaid"));
+    }
+
+    #[test]
+    fn requirements_are_named_and_an_unknown_one_is_an_error() {
+        let check = "[[check]]\nkind = \"exit\"\nequals = 0\n";
+        let ok = parse(&format!("{HEAD}requires = [\"bubblewrap\"]\n{check}")).unwrap();
+        assert_eq!(ok.requires, [Requirement::Bubblewrap]);
+        assert!(parse(&format!("{HEAD}{check}"))
+            .unwrap()
+            .requires
+            .is_empty());
+        let e = parse(&format!("{HEAD}requires = [\"docker\"]\n{check}")).unwrap_err();
+        assert!(e.to_string().contains("docker"), "{e}");
     }
 
     #[test]
