@@ -38,6 +38,9 @@ pub async fn run(mut config: Config) -> i32 {
     let preconnect = startup::preconnect();
     // A session to go on with is read before anything else starts: one that cannot be is the
     // whole run's error (2.1.235 has warmed its connection up by then).
+    if let Some(code) = sandbox_cannot_start(&config) {
+        return code;
+    }
     let resumed = match &config.resume {
         Some(resume) => {
             match crate::transcript::resume::load(&config.home, &config.cwd, &resume.from) {
@@ -131,16 +134,42 @@ fn report_mcp_errors(mcp: &McpRuntime) {
     }
 }
 
+/// A sandbox the settings turn on that cannot start (recorded: sandbox.escape/missing): a
+/// warning, and commands run unconfined; with `failIfUnavailable`, nothing starts (an error
+/// result, exit 1).
+fn sandbox_cannot_start(config: &Config) -> Option<i32> {
+    let sandbox = crate::sandbox::Sandbox::configured(&config.home, &config.cwd)?;
+    let missing = crate::sandbox::missing()?;
+    if !sandbox.fail_if_unavailable {
+        eprintln!(
+            "\n⚠ The sandbox is on but cannot start: {missing}. Install it (e.g. apt install bubblewrap) to have it.\n  Until then commands run WITHOUT it: no filesystem or network limits apply.\n"
+        );
+        return None;
+    }
+    eprintln!(
+        "\nError: sandbox.failIfUnavailable asks for a sandbox, and it cannot start: {missing}. Nothing was started.\n"
+    );
+    let message = format!(
+        "Sandbox required but unavailable: sandbox is enabled but dependencies are missing: {missing}. Turn sandbox.failIfUnavailable off to run commands without it."
+    );
+    Some(failed_at_start(config, &config.session_id, &message))
+}
+
 /// `--resume` of a session that is not there (or not an id): 2.1.235's message on stderr and
 /// in an error result, nothing started.
 fn resume_failed(config: &Config, error: &crate::transcript::ResumeError) -> i32 {
     let message = error.to_string();
     eprintln!("{message}");
+    let session_id = match error {
+        crate::transcript::ResumeError::NotFound(id) => id.clone(),
+        crate::transcript::ResumeError::NotAnId(_) => config.session_id.clone(),
+    };
+    failed_at_start(config, &session_id, &message)
+}
+
+/// The error result of a session that never started (stream-json and json only), and its exit.
+fn failed_at_start(config: &Config, session_id: &str, message: &str) -> i32 {
     if matches!(config.format, Format::StreamJson | Format::Json) {
-        let session_id = match error {
-            crate::transcript::ResumeError::NotFound(id) => id.clone(),
-            crate::transcript::ResumeError::NotAnId(_) => config.session_id.clone(),
-        };
         let result = json!({
             "type": "result", "subtype": "error_during_execution", "duration_ms": 0,
             "duration_api_ms": 0, "is_error": true, "num_turns": 0, "stop_reason": null,

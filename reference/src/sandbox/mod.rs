@@ -45,6 +45,8 @@ pub struct Sandbox {
     pub secrets: credentials::Secrets,
     /// `excludedCommands`: commands that run outside it, judged like any unsandboxed command.
     pub excluded: Vec<String>,
+    /// `failIfUnavailable`: a sandbox that cannot start stops the session before it starts.
+    pub fail_if_unavailable: bool,
 }
 
 /// `sandbox.network` as the settings shape it.
@@ -72,12 +74,14 @@ impl Sandbox {
             network: Network::default(),
             secrets: credentials::Secrets::default(),
             excluded: Vec::new(),
+            fail_if_unavailable: false,
         };
         for settings in crate::environment::settings(home, cwd) {
             let s = &settings["sandbox"];
             let switch = |key: &str, now: bool| s[key].as_bool().unwrap_or(now);
             enabled = switch("enabled", enabled);
             sandbox.weaker_nested = switch("enableWeakerNestedSandbox", sandbox.weaker_nested);
+            sandbox.fail_if_unavailable = switch("failIfUnavailable", sandbox.fail_if_unavailable);
             sandbox.auto_allow = switch("autoAllowBashIfSandboxed", sandbox.auto_allow);
             sandbox.allow_unsandboxed =
                 switch("allowUnsandboxedCommands", sandbox.allow_unsandboxed);
@@ -119,6 +123,13 @@ impl Sandbox {
         let denied = sandbox.secrets.deny_files.clone();
         sandbox.deny_read.extend(denied);
         enabled.then_some(sandbox)
+    }
+
+    /// The sandbox commands actually run in: the configured one, when it can start (recorded:
+    /// sandbox.escape/missing; without bubblewrap 2.1.235 warns at start and runs commands
+    /// unconfined, or with `failIfUnavailable` does not start).
+    pub fn usable(home: &Path, cwd: &Path) -> Option<Sandbox> {
+        Sandbox::configured(home, cwd).filter(|_| missing().is_none())
     }
 
     /// Whether the Bash call `input` runs inside it: not when it asks to be let out (and may
@@ -195,6 +206,20 @@ impl Sandbox {
         c.envs(proxy_variables(credentials));
         Ok(c)
     }
+}
+
+/// What the sandbox needs and this machine lacks, in 2.1.235's words, looked up once.
+pub fn missing() -> Option<&'static str> {
+    static MISSING: std::sync::OnceLock<Option<&'static str>> = std::sync::OnceLock::new();
+    *MISSING.get_or_init(|| {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let found = std::env::split_paths(&path).any(|dir| {
+            use std::os::unix::fs::PermissionsExt as _;
+            std::fs::metadata(dir.join("bwrap"))
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        });
+        (!found).then_some("bubblewrap (bwrap) not installed")
+    })
 }
 
 /// The variables a sandboxed command finds its proxies by, 2.1.235's names and shapes.

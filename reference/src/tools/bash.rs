@@ -45,7 +45,7 @@ impl Tool for Bash {
     fn access(&self, input: &Value, ctx: &ToolContext) -> Access {
         // A command the sandbox confines runs without asking unless the settings say otherwise;
         // deny and ask rules still apply (recorded: sandbox.filesystem).
-        let sandboxed = crate::sandbox::Sandbox::configured(&ctx.home, &ctx.cwd)
+        let sandboxed = crate::sandbox::Sandbox::usable(&ctx.home, &ctx.cwd)
             .is_some_and(|s| s.auto_allow && s.confines(input));
         if sandboxed {
             return Access::Checked;
@@ -79,7 +79,7 @@ impl Tool for Bash {
         // what 2.1.235's would (seen: sandbox.credentials).
         let script = r#"__reference_cwd_file=$__REFERENCE_CWD_FILE __reference_env=$__REFERENCE_ENV __reference_command=$__REFERENCE_COMMAND; unset __REFERENCE_CWD_FILE __REFERENCE_ENV __REFERENCE_COMMAND; trap 'pwd -P >| "$__reference_cwd_file"' EXIT; eval "$__reference_env"; eval "$__reference_command""#;
         // Seed 004 line 31: after permission, the sandbox, when the settings turn it on.
-        let sandbox = crate::sandbox::Sandbox::configured(&ctx.home, &ctx.cwd);
+        let sandbox = crate::sandbox::Sandbox::usable(&ctx.home, &ctx.cwd);
         let escaped = sandbox.as_ref().is_some_and(|s| s.escapes(input));
         let confined = sandbox.filter(|s| s.confines(input));
         let network = match &confined {
@@ -171,7 +171,12 @@ impl Tool for Bash {
         let mut output = std::fs::read(shell.out.path())
             .map(|b| String::from_utf8_lossy(&b).trim_end().to_owned())
             .unwrap_or_default();
-        if let Ok(dir) = std::fs::read_to_string(shell.cwd_file.path()) {
+        // Nothing there when the script never ran (a sandbox that could not start): the shell
+        // did not move.
+        if let Some(dir) = std::fs::read_to_string(shell.cwd_file.path())
+            .ok()
+            .filter(|d| !d.trim().is_empty())
+        {
             let dir = std::path::PathBuf::from(dir.trim_end());
             // The shell may move within the project; leaving it resets the shell, as the real CLI does.
             if dir.starts_with(&ctx.cwd) {
