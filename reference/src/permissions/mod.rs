@@ -75,6 +75,10 @@ fn safety_question(
     }
 }
 
+/// 2.1.235's refusal, with nobody to ask, of a command let out of the sandbox that only the
+/// mode would have allowed.
+const SANDBOX_OVERRIDE: &str = "Run outside of the sandbox";
+
 /// Why 2.1.235 asks about a command no rule allows (`decision_reason`, type `other`).
 const NEEDS_APPROVAL: &str = "This command requires approval";
 
@@ -141,6 +145,23 @@ impl Permissions {
                 self.by_rules(tool, Some((command, &segments)))
                     .unwrap_or_else(|| self.execute(command, &segments))
             }
+            Access::Unsandboxed(command) => {
+                let segments = bash::segments(command);
+                if let Some(decision) = self.by_rules(tool, Some((command, &segments))) {
+                    return decision;
+                }
+                match self.execute(command, &segments) {
+                    Decision::Allow if self.mode != Mode::BypassPermissions => {
+                        Decision::Ask(Prompt {
+                            unanswered: SANDBOX_OVERRIDE.into(),
+                            reason: Some("dangerouslyDisableSandbox".into()),
+                            reason_type: Some("sandboxOverride"),
+                            ..Prompt::default()
+                        })
+                    }
+                    other => other,
+                }
+            }
             Access::Fetch(host) => self.fetch(tool, host),
             Access::Mcp(name) => self.by_rules(tool, None).unwrap_or_else(|| match self.mode {
                 Mode::BypassPermissions => Decision::Allow,
@@ -158,7 +179,7 @@ impl Permissions {
     /// command a deny rule names whatever a hook said).
     pub fn hook_allowed(&self, tool: &str, access: &Access) -> Decision {
         let by_rules = match access {
-            Access::Execute(command) => {
+            Access::Execute(command) | Access::Unsandboxed(command) => {
                 let segments = bash::segments(command);
                 self.by_rules(tool, Some((command, &segments)))
             }

@@ -45,12 +45,12 @@ impl Tool for Bash {
     fn access(&self, input: &Value, ctx: &ToolContext) -> Access {
         // A command the sandbox confines runs without asking unless the settings say otherwise;
         // deny and ask rules still apply (recorded: sandbox.filesystem).
-        let sandboxed = crate::sandbox::Sandbox::usable(&ctx.home, &ctx.cwd)
-            .is_some_and(|s| s.auto_allow && s.confines(input));
-        if sandboxed {
-            return Access::Checked;
+        let command = input["command"].as_str().unwrap_or_default().to_owned();
+        match crate::sandbox::Sandbox::usable(&ctx.home, &ctx.cwd) {
+            Some(s) if s.escapes(input) => Access::Unsandboxed(command),
+            Some(s) if s.auto_allow && s.confines(input) => Access::Checked,
+            _ => Access::Execute(command),
         }
-        Access::Execute(input["command"].as_str().unwrap_or_default().to_owned())
     }
 
     fn call(&self, input: &Value, ctx: &mut ToolContext) -> Result<ToolOutput, ToolError> {

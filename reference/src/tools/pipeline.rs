@@ -485,7 +485,11 @@ fn ask(
 /// the working directory, else from home as `~/…`, else as given.
 fn describe(tool: &str, input: &Value, cwd: &Path, home: &Path) -> Option<String> {
     match tool {
-        "Bash" => input["description"].as_str().map(str::to_owned),
+        // Without a description, the command itself (recorded: sandbox.escape/modes).
+        "Bash" => input["description"]
+            .as_str()
+            .or_else(|| input["command"].as_str())
+            .map(str::to_owned),
         "WebFetch" => input["url"].as_str().map(str::to_owned),
         _ => {
             let path = input["file_path"]

@@ -14,6 +14,10 @@ pub enum Access {
         verb: &'static str,
     },
     Execute(String),
+    /// A command let out of the sandbox (`dangerouslyDisableSandbox`): judged as `Execute`,
+    /// except that what only the mode would allow is put to the user (recorded:
+    /// sandbox.escape/modes).
+    Unsandboxed(String),
     /// A tool of an MCP server, by its wire name.
     Mcp(String),
     /// A page fetched from this host (WebFetch): rules may name the domain.
