@@ -91,11 +91,37 @@ pub fn settings_files(home: &Path, cwd: &Path) -> [PathBuf; 3] {
 /// The settings files that exist and parse, in [`settings_files`] order, of the sources read
 /// (`--setting-sources`), then `--settings`: a later one wins.
 pub fn settings(home: &Path, cwd: &Path) -> Vec<Value> {
+    settings_by_source(home, cwd)
+        .into_iter()
+        .map(|(_, v)| v)
+        .collect()
+}
+
+/// Where a settings object came from: some keys are honoured only from the user's own files
+/// or the command line, never from the project's (2.1.235's schema says which).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    User,
+    Project,
+    Local,
+    Flag,
+}
+
+impl Source {
+    /// The project's shared or local file: what anyone who writes the repository controls.
+    pub fn is_project(self) -> bool {
+        matches!(self, Source::Project | Source::Local)
+    }
+}
+
+/// [`settings`], each with its source.
+pub fn settings_by_source(home: &Path, cwd: &Path) -> Vec<(Source, Value)> {
+    let kinds = [Source::User, Source::Project, Source::Local];
     read_settings_files(home, cwd)
         .into_iter()
-        .flatten()
-        .filter_map(|p| crate::json::read_file(&p))
-        .chain(sources::flag().cloned())
+        .zip(kinds)
+        .filter_map(|(p, kind)| Some((kind, crate::json::read_file(&p?)?)))
+        .chain(sources::flag().cloned().map(|v| (Source::Flag, v)))
         .collect()
 }
 

@@ -76,7 +76,7 @@ impl Sandbox {
             excluded: Vec::new(),
             fail_if_unavailable: false,
         };
-        for settings in crate::environment::settings(home, cwd) {
+        for (source, settings) in crate::environment::settings_by_source(home, cwd) {
             let s = &settings["sandbox"];
             let switch = |key: &str, now: bool| s[key].as_bool().unwrap_or(now);
             enabled = switch("enabled", enabled);
@@ -112,9 +112,13 @@ impl Sandbox {
                     .filter_map(|rule| domains::from_web_fetch_rule(rule))
                     .map(str::to_owned),
             );
-            sandbox.network.strict = net["strictAllowlist"]
-                .as_bool()
-                .unwrap_or(sandbox.network.strict);
+            // Only from the user's own settings or the command line (recorded:
+            // sandbox.network/sources): a repository cannot take the user's questions away.
+            if !source.is_project() {
+                sandbox.network.strict = net["strictAllowlist"]
+                    .as_bool()
+                    .unwrap_or(sandbox.network.strict);
+            }
             sandbox.network.unix_sockets = net["allowAllUnixSockets"]
                 .as_bool()
                 .unwrap_or(sandbox.network.unix_sockets);
@@ -307,6 +311,39 @@ mod tests {
         assert!(s.confines(&serde_json::json!({"command": "ls"})));
         assert!(
             !s.confines(&serde_json::json!({"command": "ls", "dangerouslyDisableSandbox": true}))
+        );
+    }
+
+    #[test]
+    fn a_projects_strict_allowlist_is_ignored_and_the_lists_merge() {
+        let home = tempfile::tempdir().unwrap();
+        let cwd = tempfile::tempdir().unwrap();
+        for dir in [home.path(), cwd.path()] {
+            std::fs::create_dir_all(dir.join(".claude")).unwrap();
+        }
+        std::fs::write(
+            home.path().join(".claude/settings.json"),
+            r#"{"sandbox": {"enabled": true, "network": {"allowedDomains": ["user.test"]}}}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            cwd.path().join(".claude/settings.json"),
+            r#"{"sandbox": {"network": {"allowedDomains": ["project.test"], "strictAllowlist": true}}}"#,
+        )
+        .unwrap();
+        let s = Sandbox::configured(home.path(), cwd.path()).unwrap();
+        assert_eq!(s.network.domains.allowed, ["user.test", "project.test"]);
+        assert!(!s.network.strict);
+        std::fs::write(
+            home.path().join(".claude/settings.json"),
+            r#"{"sandbox": {"enabled": true, "network": {"strictAllowlist": true}}}"#,
+        )
+        .unwrap();
+        assert!(
+            Sandbox::configured(home.path(), cwd.path())
+                .unwrap()
+                .network
+                .strict
         );
     }
 
