@@ -8,7 +8,7 @@
 
 use std::ffi::OsString;
 use std::io;
-use std::net::{Shutdown, TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
 use std::path::PathBuf;
@@ -74,24 +74,11 @@ fn carry(listener: TcpListener, socket: PathBuf) {
     for stream in listener.incoming().flatten() {
         let socket = socket.clone();
         std::thread::spawn(move || {
-            if let Ok(outside) = UnixStream::connect(&socket) {
-                let _ = both_ways(stream, outside);
+            if let (Ok(outside), Ok(reader)) = (UnixStream::connect(&socket), stream.try_clone()) {
+                let _ = super::relay::relay(reader, stream, outside);
             }
         });
     }
-}
-
-fn both_ways(inside: TcpStream, outside: UnixStream) -> io::Result<()> {
-    let (mut in_read, mut out_write) = (inside.try_clone()?, outside.try_clone()?);
-    let upward = std::thread::spawn(move || {
-        let _ = io::copy(&mut in_read, &mut out_write);
-        let _ = out_write.shutdown(Shutdown::Write);
-    });
-    let (mut out_read, mut in_write) = (outside, inside);
-    let _ = io::copy(&mut out_read, &mut in_write);
-    let _ = in_write.shutdown(Shutdown::Write);
-    let _ = upward.join();
-    Ok(())
 }
 
 /// The filter: `socket(AF_UNIX, …)` is refused with EPERM; every other call goes through.

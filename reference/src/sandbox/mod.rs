@@ -19,6 +19,7 @@ pub mod bridge;
 pub mod credentials;
 pub mod domains;
 pub mod proxy;
+pub mod relay;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

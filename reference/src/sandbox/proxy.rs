@@ -15,7 +15,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::net::{Shutdown, TcpStream};
+use std::net::TcpStream;
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -271,7 +271,7 @@ fn http(
             return client.write_all(b"HTTP/1.1 502 Bad Gateway\r\n\r\n");
         };
         client.write_all(b"HTTP/1.1 200 Connection Established\r\n\r\n")?;
-        return splice(reader, client, upstream);
+        return super::relay::relay(reader, client, upstream);
     }
     let Some(rest) = target.strip_prefix("http://") else {
         return client.write_all(b"HTTP/1.1 400 Bad Request\r\n\r\n");
@@ -307,7 +307,7 @@ fn http(
     }
     forwarded.push_str("Connection: close\r\n\r\n");
     upstream.write_all(forwarded.as_bytes())?;
-    splice(reader, client, upstream)
+    super::relay::relay(reader, client, upstream)
 }
 
 /// One SOCKS5 `CONNECT` (RFC 1928), with or without the name-and-password method (RFC 1929),
@@ -364,7 +364,7 @@ fn socks(
         return client.write_all(&socks_reply(5));
     };
     client.write_all(&socks_reply(0))?;
-    splice(reader, client, upstream)
+    super::relay::relay(reader, client, upstream)
 }
 
 fn socks_reply(code: u8) -> [u8; 10] {
@@ -423,25 +423,6 @@ fn split_authority(authority: &str, default_port: u16) -> Option<(String, u16)> 
         None if !authority.is_empty() => Some((authority.to_owned(), default_port)),
         None => None,
     }
-}
-
-/// Both directions until each ends; what the client sent past its request head goes first.
-fn splice(
-    mut reader: BufReader<UnixStream>,
-    client: UnixStream,
-    upstream: TcpStream,
-) -> io::Result<()> {
-    let mut up_writer = upstream.try_clone()?;
-    let upward = std::thread::spawn(move || {
-        let _ = io::copy(&mut reader, &mut up_writer);
-        let _ = up_writer.shutdown(Shutdown::Write);
-    });
-    let mut down_reader = upstream;
-    let mut down_writer = client;
-    let _ = io::copy(&mut down_reader, &mut down_writer);
-    let _ = down_writer.shutdown(Shutdown::Write);
-    let _ = upward.join();
-    Ok(())
 }
 
 #[cfg(test)]
