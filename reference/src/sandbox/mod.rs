@@ -10,7 +10,9 @@
 //! (`bridge`); the proxy lets through the hosts `network.allowedDomains` and `WebFetch(domain:…)`
 //! allow rules name, less `network.deniedDomains` (`domains`), and asks about the rest where a
 //! host can be asked. Unix sockets are taken away unless `network.allowAllUnixSockets`.
-//! Credentials (`credentials`): files and variables denied or masked.
+//! Credentials (`credentials`): files and variables denied or masked. What the host would run
+//! or read later (shell and git configuration, `.git/hooks`, `.claude`) stays read-only even
+//! inside the working directory (`protected`).
 //! `excludedCommands` run outside it, judged by the permission step like any unsandboxed command.
 //! Not built yet: the strict (non-nested) mode's user namespace
 //! as 2.1.235 fails it.
@@ -18,6 +20,7 @@
 pub mod bridge;
 pub mod credentials;
 pub mod domains;
+pub mod protected;
 pub mod proxy;
 pub mod relay;
 
@@ -186,6 +189,7 @@ impl Sandbox {
         for path in self.deny_write.iter().filter(|p| p.exists()) {
             c.arg("--ro-bind").arg(path).arg(path);
         }
+        c.args(protected::binds(cwd));
         for path in self.deny_read.iter().filter(|p| p.exists()) {
             // A file is covered by an empty one; a directory by an empty, read-only tmpfs.
             if path.is_dir() {
