@@ -98,6 +98,8 @@ pub fn tool_of(card: &Card) -> String {
         "Create file" | "Overwrite file" => "Write",
         "Edit file" => "Edit",
         "Exit plan mode?" | "Ready to code?" => "ExitPlanMode",
+        // A sandboxed command's connection to a host on no list (can_use_tool's tool name).
+        "Network request outside of sandbox" => "SandboxNetworkAccess",
         t if t.contains('☐') || t.contains('☒') => "AskUserQuestion",
         // A tool without a card of its own: its user-facing name is the card's next line.
         "Tool use" => {
@@ -142,6 +144,29 @@ pub(super) mod tests {
 
  Esc to cancel · Tab to amend · ctrl+e to explain
 ";
+
+    /// 2.1.235's card for a sandboxed command's connection to a host on no list.
+    pub(in crate::host) const NETWORK_CARD: &str = "\
+● Bash(curl -sS http://no.test/p)
+  ⎿  Running…
+
+────────────────────────────────────────────────────────────────────────
+ Network request outside of sandbox
+
+   Host: no.test
+
+   Do you want to allow this connection?
+   ❯ 1. Yes
+     2. Yes, and don't ask again for no.test
+     3. No, and tell Claude what to do differently (esc)
+";
+
+    #[test]
+    fn the_network_card_asks_for_sandbox_network_access() {
+        let card = card(NETWORK_CARD).expect("a card");
+        assert_eq!(tool_of(&card), "SandboxNetworkAccess");
+        assert!(card.text.contains("Host: no.test"));
+    }
 
     /// 2.1.235's consent card for ClaudeDesign (the description is the tool's own, cut here).
     /// Also the terminal driver's test card.

@@ -373,9 +373,15 @@ impl User {
                 keys.push(self.typed(card.key_for(|l| l.starts_with("Yes, and"))?.to_string()))
             }
             Answer::Deny => match &decision.message {
-                // "No": the turn stops and waits for the user.
+                // "No": the turn stops and waits for the user. A "No" row whose label names Esc
+                // (the network card's) opens a field when picked by its digit: Esc is the answer.
                 None => {
-                    keys.push(self.typed(card.key_for(no).map_or("\x1b".into(), |k| k.to_string())))
+                    let by_escape = card.key_for(|l| no(l) && l.ends_with("(esc)")).is_some();
+                    let key = match card.key_for(no) {
+                        Some(k) if !by_escape => k.to_string(),
+                        _ => "\x1b".into(),
+                    };
+                    keys.push(self.typed(key))
                 }
                 // "No, and tell it what to do instead": focus No, open it with Tab, type, Enter.
                 // A card whose hint offers no Tab has no field for a message.
@@ -485,6 +491,18 @@ mod tests {
     /// A busy 2.1.235 read `no` and Enter as one paste: the card stayed up with `No, no` in its
     /// field (design.consent/revoke in CI). The user presses Enter again; that card is not a
     /// second question, and a card that differs otherwise still is.
+    #[test]
+    fn a_no_row_that_names_esc_is_answered_with_esc() {
+        let decision = serde_json::json!({"tool": "SandboxNetworkAccess", "asks": "no.test", "answer": "deny"});
+        let mut decisions = Decisions::new(
+            vec![serde_json::from_value(decision).unwrap()],
+            "claude@2.1.235",
+        );
+        let card = crate::host::screen::tests::NETWORK_CARD;
+        let keys = user().act(card, "p", &mut decisions, false, Duration::ZERO);
+        assert_eq!(texts(&keys), ["\x1b"]);
+    }
+
     #[test]
     fn a_deny_message_left_in_its_field_gets_enter_again_not_another_answer() {
         let decision = serde_json::json!({"tool": "ClaudeDesign", "asks": "design agent consent",

@@ -31,6 +31,9 @@ struct Keep {
 
 impl Terminal {
     pub(super) fn permission(&self, ask: &Ask) -> Reply {
+        if ask.tool == "SandboxNetworkAccess" {
+            return self.network(ask);
+        }
         let mut lines = Vec::new();
         let question = match ask.tool {
             "Bash" => {
@@ -84,6 +87,41 @@ impl Terminal {
                 message: told(&message),
             },
             _ => Reply::Interrupt,
+        }
+    }
+
+    /// A sandboxed command's connection to a host on no list (recorded on 2.1.235:
+    /// sandbox.network/ask): the host, and whether to let it through once or from now on.
+    fn network(&self, ask: &Ask) -> Reply {
+        let host = ask.input["host"].as_str().unwrap_or_default();
+        let lines = vec![
+            " Network request outside of sandbox".to_owned(),
+            String::new(),
+            format!("   Host: {host}"),
+            String::new(),
+            "   Do you want to allow this connection?".to_owned(),
+        ];
+        let choices = [
+            Choice::new("Yes", false),
+            Choice::new(format!("Yes, and don't ask again for {host}"), false),
+            Choice::new("No, and tell Claude what to do differently (esc)", false),
+        ];
+        let layout = Layout {
+            indent: "   ",
+            footer: None,
+        };
+        match self.card(&lines, &choices, &layout) {
+            Picked::Option(0) => Reply::Allow {
+                input: None,
+                keep: vec![],
+            },
+            Picked::Option(1) => Reply::Allow {
+                input: None,
+                keep: ask.prompt.suggestions.clone().unwrap_or_default(),
+            },
+            _ => Reply::Deny {
+                message: String::new(),
+            },
         }
     }
 
