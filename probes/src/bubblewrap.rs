@@ -2,8 +2,8 @@
 //! and allowed to make the namespaces a sandboxed command gets (mount, network). Scenarios that
 //! say `requires = ["bubblewrap"]` are skipped with the reason where it cannot, never passed.
 
-use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 /// Why sandboxed runs cannot happen on this machine, if they cannot: asked once per process.
 pub fn unavailable() -> Option<&'static str> {
@@ -17,7 +17,7 @@ pub fn unavailable() -> Option<&'static str> {
                 .stdout(Stdio::null())
                 .stderr(Stdio::piped())
                 .spawn()
-                .and_then(|child| within(child, Duration::from_secs(10)));
+                .and_then(|child| crate::process::output_within(child, Duration::from_secs(10)));
             match trial {
                 Err(e) => Some(format!(
                     "no bubblewrap on this machine ({e}; `cargo xtask test` installs Debian's bubblewrap)"
@@ -30,20 +30,4 @@ pub fn unavailable() -> Option<&'static str> {
             }
         })
         .as_deref()
-}
-
-/// The child's output, or an error once `limit` has passed (the child then killed by its pid).
-fn within(mut child: Child, limit: Duration) -> std::io::Result<Output> {
-    let started = Instant::now();
-    while child.try_wait()?.is_none() {
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(std::io::Error::other(
-                "the trial sandbox did not end in 10 s",
-            ));
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    child.wait_with_output()
 }

@@ -43,6 +43,51 @@ fn parse_versions(json: &[u8]) -> Result<Vec<Version>> {
     Ok(versions)
 }
 
+/// `2.1.235`, not a tag such as `latest`.
+pub fn is_version(text: &str) -> bool {
+    Version::parse(text).is_ok()
+}
+
+/// The version npm publishes under `tag` (`latest`), looked up now.
+pub fn tagged(tag: &str) -> Result<Version> {
+    if tag.is_empty() || !tag.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+        bail!("target `claude@{tag}`: not a version and not an npm tag");
+    }
+    let child = Command::new("npm")
+        .args(["view", &format!("{PACKAGE}@{tag}"), "version"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .context("cannot run npm: is Node.js installed?")?;
+    let out = crate::process::output_within(child, Duration::from_secs(60))
+        .with_context(|| format!("npm view {PACKAGE}@{tag} version"))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    match Version::parse(text.trim()) {
+        Ok(version) if out.status.success() => Ok(version),
+        _ => bail!(
+            "npm has no version of {PACKAGE} tagged `{tag}`: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ),
+    }
+}
+
+/// `claude@TAG` (`claude@latest`) as the runs that say what changed: the newest adopted
+/// baseline among `adopted` (the versions with snapshots), then the tagged version, once each.
+pub fn expand_tag(tag: &str, tagged: &Version, adopted: &[Version]) -> Vec<String> {
+    let mut specs = Vec::new();
+    if let Some(baseline) = adopted.iter().max().filter(|b| *b != tagged) {
+        eprintln!(
+            "claude@{tag} is claude@{tagged} (npm's `{tag}` tag, looked up now); compared with the newest adopted baseline, claude@{baseline}"
+        );
+        specs.push(format!("claude@{baseline}"));
+    } else {
+        eprintln!("claude@{tag} is claude@{tagged} (npm's `{tag}` tag, looked up now)");
+    }
+    specs.push(format!("claude@{tagged}"));
+    specs
+}
+
 /// Target specs for `spec`: `claude@A..B` becomes one `claude@V` per published version in
 /// `[A, B]`, `claude@A,B,C` one per listed version; anything else is returned as it is.
 pub fn expand(spec: &str, published: impl FnOnce() -> Result<Vec<Version>>) -> Result<Vec<String>> {
@@ -204,6 +249,27 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("the range is empty"), "{e}");
+    }
+
+    #[test]
+    fn a_tag_runs_the_newest_adopted_baseline_then_the_tagged_version() {
+        let v = |s: &str| Version::parse(s).unwrap();
+        let adopted = [v("2.1.200"), v("2.1.235")];
+        assert_eq!(
+            expand_tag("latest", &v("2.1.332"), &adopted),
+            ["claude@2.1.235", "claude@2.1.332"]
+        );
+        assert_eq!(
+            expand_tag("latest", &v("2.1.235"), &adopted),
+            ["claude@2.1.235"]
+        );
+        assert_eq!(expand_tag("latest", &v("2.1.332"), &[]), ["claude@2.1.332"]);
+        assert!(is_version("2.1.235") && !is_version("latest"));
+        let e = tagged("latest; rm -rf /").unwrap_err();
+        assert!(
+            e.to_string().contains("not a version and not an npm tag"),
+            "{e}"
+        );
     }
 
     #[test]

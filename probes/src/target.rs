@@ -58,8 +58,17 @@ impl Target {
         }
         let Some(version) = spec.strip_prefix("claude@") else {
             bail!(
-                "unknown target `{spec}`: expected `reference`, `claude@VERSION` or `claude:PATH`"
+                "unknown target `{spec}`: expected `reference`, `claude@VERSION`, `claude@latest` or `claude:PATH`"
             );
+        };
+        // A tag (`latest`) names whatever npm publishes under it today: looked up now, said.
+        let resolved;
+        let version = if crate::registry::is_version(version) {
+            version
+        } else {
+            resolved = crate::registry::tagged(version)?.to_string();
+            eprintln!("target {spec} is claude@{resolved} (npm's `{version}` tag, looked up now)");
+            resolved.as_str()
         };
         let program = install_npm(version, cache)?;
         let target = Self::claude_at(program)?;

@@ -72,7 +72,7 @@ pub fn run(args: ProbeArgs) -> Result<bool> {
     if args.accept && args.repeat > 1 {
         bail!("--accept takes one run's traces: drop --repeat");
     }
-    let specs = expand_targets(&args.targets)?;
+    let specs = expand_targets(&args.targets, &root.join("snapshots"))?;
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     let jobs = match args.load {
         Some(n) => n as usize * cpus,
@@ -197,13 +197,26 @@ every run did the same {repeats} times: same status, same trace"
 }
 
 /// The targets named on the command line, ranges and lists expanded (`reference` by default).
-fn expand_targets(targets: &[String]) -> Result<Vec<String>> {
+fn expand_targets(targets: &[String], snapshots: &Path) -> Result<Vec<String>> {
     if targets.is_empty() {
         return Ok(vec!["reference".to_owned()]);
     }
     let mut published = None;
     let mut specs = Vec::new();
     for spec in targets {
+        // `claude@latest`: what changed since the newest adopted baseline, nothing to configure.
+        let tag = spec
+            .strip_prefix("claude@")
+            .filter(|t| !t.contains("..") && !t.contains(',') && !probes::registry::is_version(t));
+        if let Some(tag) = tag {
+            let tagged = probes::registry::tagged(tag)?;
+            specs.extend(probes::registry::expand_tag(
+                tag,
+                &tagged,
+                &adopted(snapshots),
+            ));
+            continue;
+        }
         specs.extend(probes::registry::expand(spec, || match &published {
             Some(v) => Ok(Vec::clone(v)),
             None => {
@@ -215,6 +228,19 @@ fn expand_targets(targets: &[String]) -> Result<Vec<String>> {
         })?);
     }
     Ok(specs)
+}
+
+/// The versions with baseline snapshots (`snapshots/claude@VERSION`).
+fn adopted(snapshots: &Path) -> Vec<semver::Version> {
+    std::fs::read_dir(snapshots)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            semver::Version::parse(name.strip_prefix("claude@")?).ok()
+        })
+        .collect()
 }
 
 /// The summary, each real binary's parity with the reference, and what changed between

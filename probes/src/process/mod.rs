@@ -27,6 +27,27 @@ pub fn spawn(
     Ok((child, pid))
 }
 
+/// A short helper's output (`npm view`, a trial `bwrap`), waited for at most `limit`: past it
+/// the child is killed by its pid and the wait is an error.
+pub fn output_within(
+    mut child: std::process::Child,
+    limit: Duration,
+) -> std::io::Result<std::process::Output> {
+    let started = std::time::Instant::now();
+    while child.try_wait()?.is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(std::io::Error::other(format!(
+                "it did not end within {} s",
+                limit.as_secs()
+            )));
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.wait_with_output()
+}
+
 /// How a target process ended.
 #[derive(Debug, Clone, Copy)]
 pub struct Exited {
