@@ -134,6 +134,13 @@ pub(super) fn environment(
         env.insert("NODE_EXTRA_CA_CERTS".into(), net.ca().display().to_string());
     }
     env.insert("DISABLE_AUTOUPDATER".into(), "1".into());
+    if isolated.is_none() {
+        // On loopback no tool is deferred behind ToolSearch: 2.1.235's default there, pinned
+        // so a scenario about a tool keeps seeing it when a later version defers by default
+        // (2.1.304 on). The scenarios about the surface and tool search set it themselves
+        // (`ENABLE_TOOL_SEARCH = ""` sees the binary's own default).
+        env.insert("ENABLE_TOOL_SEARCH".into(), "false".into());
+    }
     // As root the real binary refuses the permission-bypass flags without it.
     env.insert("IS_SANDBOX".into(), "1".into());
     for (k, v) in &scenario.env {
