@@ -134,13 +134,15 @@ fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<Atomic
     let mut tally = Tally::default();
     let mut last_usage = Usage::default();
     let mut tool_uses = 0;
+    let mut stats = crate::agents::tool_stats::ToolStats::default();
     let started = std::time::Instant::now();
-    let end = |status, text: String, usage, tracked_tokens, tool_uses, history| Outcome {
+    let end = |status, text: String, usage, tracked_tokens, (tool_uses, stats), history| Outcome {
         status,
         text,
         usage,
         tracked_tokens,
         tool_uses,
+        stats,
         history,
     };
     loop {
@@ -150,7 +152,7 @@ fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<Atomic
                 String::new(),
                 last_usage,
                 tally.total(),
-                tool_uses,
+                (tool_uses, stats),
                 messages,
             );
         }
@@ -215,7 +217,7 @@ fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<Atomic
                     text,
                     last_usage,
                     tally.total(),
-                    tool_uses,
+                    (tool_uses, stats),
                     messages,
                 );
             }
@@ -239,7 +241,7 @@ fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<Atomic
                 answer.message.text(),
                 last_usage,
                 tally.total(),
-                tool_uses,
+                (tool_uses, stats),
                 messages,
             );
         }
@@ -247,6 +249,7 @@ fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<Atomic
         let mut batch = Vec::new();
         for call in &calls {
             tool_uses += 1;
+            stats.count(call);
             if !silent {
                 announce.progress(&agents::Progress {
                     task_id: &launch.id,
@@ -259,6 +262,8 @@ fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<Atomic
                 });
             }
             let result = tools::run_tool(&offered, call, &mut ctx);
+            // A nested agent's own counts join this one's.
+            stats.add(&result.structured["toolStats"]);
             if !silent {
                 announce.child_event(
                     out.user_tool_result(&result.block(), &result.structured, result.meta),

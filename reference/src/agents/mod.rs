@@ -8,6 +8,7 @@
 mod notify;
 pub mod registry;
 mod runner;
+pub mod tool_stats;
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;

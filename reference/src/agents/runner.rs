@@ -64,6 +64,8 @@ pub struct Outcome {
     /// What 2.1.235's progress tracker counts for a background agent (its notification's tokens).
     pub tracked_tokens: u64,
     pub tool_uses: u64,
+    /// What those tool uses did, by kind (`toolStats`).
+    pub stats: super::tool_stats::ToolStats,
     /// The whole conversation, for a later resume.
     pub history: Vec<Value>,
 }

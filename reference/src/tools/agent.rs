@@ -162,6 +162,7 @@ impl Tool for Agent {
         let usage = outcome.usage;
         let tokens = context_tokens(&usage);
         let text = outcome.text.clone();
+        let stats = outcome.stats;
         let ended = settle(&child, &launch.id, outcome);
         if ended.status != Status::Completed {
             return Err(ToolError::plain(text));
@@ -173,14 +174,20 @@ impl Tool for Agent {
                 launch.id, launch.id, ended.tool_uses, ended.duration_ms
             )},
         ]);
+        let mut structured = json!({
+            "status": "completed", "prompt": launch.prompt, "agentId": launch.id,
+            "agentType": launch.agent_type, "content": [{"type": "text", "text": text}],
+            "resolvedModel": resolved_model(&agents, &launch), "totalDurationMs": ended.duration_ms,
+            "totalTokens": tokens, "totalToolUseCount": ended.tool_uses, "usage": usage.json(),
+        });
+        // Only an agent whose tools were counted says what they did (recorded:
+        // hooks.events/round; none after only launching agents: agents.launch-checks/depth).
+        if stats.counted() {
+            structured["toolStats"] = stats.json();
+        }
         Ok(ToolOutput {
             content: text.clone(),
-            structured: json!({
-                "status": "completed", "prompt": launch.prompt, "agentId": launch.id,
-                "agentType": launch.agent_type, "content": [{"type": "text", "text": text}],
-                "resolvedModel": resolved_model(&agents, &launch), "totalDurationMs": ended.duration_ms,
-                "totalTokens": tokens, "totalToolUseCount": ended.tool_uses, "usage": usage.json(),
-            }),
+            structured,
             is_error: None,
             blocks: None,
         }
