@@ -4,7 +4,7 @@
 //! any other: reachable only when a pattern names it.
 
 /// The lists a decision reads: `network.allowedDomains` with every `WebFetch(domain:…)` allow
-/// rule, and `network.deniedDomains`.
+/// rule (`Sandbox::configured` reads them), and `network.deniedDomains`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Domains {
     pub allowed: Vec<String>,
@@ -48,11 +48,6 @@ pub fn matches(host: &str, pattern: &str) -> bool {
     }
 }
 
-/// The domain of a `WebFetch(domain:example.test)` rule.
-pub fn from_web_fetch_rule(rule: &str) -> Option<&str> {
-    rule.strip_prefix("WebFetch(domain:")?.strip_suffix(')')
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,15 +73,5 @@ mod tests {
         assert!(!matches("1.2.3.4", "*.3.4"));
         assert!(matches("1.2.3.4", "1.2.3.4"));
         assert!(matches("anything.test", "*"));
-    }
-
-    #[test]
-    fn web_fetch_rules_name_domains() {
-        assert_eq!(
-            from_web_fetch_rule("WebFetch(domain:rule.test)"),
-            Some("rule.test")
-        );
-        assert_eq!(from_web_fetch_rule("WebFetch"), None);
-        assert_eq!(from_web_fetch_rule("Bash(curl:*)"), None);
     }
 }

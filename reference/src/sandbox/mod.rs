@@ -1,6 +1,5 @@
 //! The Bash sandbox (seed 004 line 31: a command the permission step allowed still runs confined),
-//! with bubblewrap as 2.1.235 uses it on Linux. First slice, recorded on 2.1.235
-//! (sandbox.filesystem): with `sandbox.enabled`, a command sees the whole filesystem read-only
+//! with bubblewrap as 2.1.235 uses it on Linux, recorded on 2.1.235 (sandbox.filesystem): with `sandbox.enabled`, a command sees the whole filesystem read-only
 //! except the working directory and `sandbox.filesystem.allowWrite`, less `denyWrite`; `denyRead`
 //! paths cannot be read; `autoAllowBashIfSandboxed` (on unless set false) lets a sandboxed command run without
 //! asking; `dangerouslyDisableSandbox` takes a command out of it (through the permission step).
@@ -14,8 +13,6 @@
 //! or read later (shell and git configuration, `.git/hooks`, `.claude`) stays read-only even
 //! inside the working directory (`protected`).
 //! `excludedCommands` run outside it, judged by the permission step like any unsandboxed command.
-//! Not built yet: the strict (non-nested) mode's user namespace
-//! as 2.1.235 fails it.
 
 pub mod bridge;
 pub mod credentials;
@@ -29,6 +26,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
+use crate::permissions::rules::Rule;
 use domains::Domains;
 use proxy::Credentials;
 
@@ -47,8 +45,9 @@ pub struct Sandbox {
     pub deny_read: Vec<PathBuf>,
     pub network: Network,
     pub secrets: credentials::Secrets,
-    /// `excludedCommands`: commands that run outside it, judged like any unsandboxed command.
-    pub excluded: Vec<String>,
+    /// `excludedCommands`, as the Bash rules they match like: commands that run outside it,
+    /// judged like any unsandboxed command.
+    pub excluded: Vec<Rule>,
     /// `failIfUnavailable`: a sandbox that cannot start stops the session before it starts.
     pub fail_if_unavailable: bool,
 }
@@ -99,9 +98,14 @@ impl Sandbox {
             sandbox.deny_write.extend(paths("denyWrite"));
             sandbox.deny_read.extend(paths("denyRead"));
             sandbox.secrets.read(s, |p| expand(p, home, cwd));
-            sandbox
-                .excluded
-                .extend(crate::json::strings(&s["excludedCommands"]));
+            sandbox.excluded.extend(
+                crate::json::strings(&s["excludedCommands"])
+                    .into_iter()
+                    .map(|pattern| Rule {
+                        tool: "Bash".into(),
+                        content: Some(pattern),
+                    }),
+            );
             let net = &s["network"];
             let domains = &mut sandbox.network.domains;
             domains
@@ -110,11 +114,13 @@ impl Sandbox {
             domains
                 .denied
                 .extend(crate::json::strings(&net["deniedDomains"]));
+            // `WebFetch(domain:…)` allow rules, read as the permission step reads rules.
             domains.allowed.extend(
                 crate::json::strings(&settings["permissions"]["allow"])
                     .iter()
-                    .filter_map(|rule| domains::from_web_fetch_rule(rule))
-                    .map(str::to_owned),
+                    .filter_map(|text| Rule::parse(text))
+                    .filter(|rule| rule.tool == "WebFetch")
+                    .filter_map(|rule| Some(rule.content?.strip_prefix("domain:")?.to_owned())),
             );
             // Only from the user's own settings or the command line (recorded:
             // sandbox.network/sources): a repository cannot take the user's questions away.
@@ -145,13 +151,10 @@ impl Sandbox {
     /// would: exact, `prefix:*`, or with `*` standing for any text).
     pub fn confines(&self, input: &Value) -> bool {
         let command = input["command"].as_str().unwrap_or_default();
-        let excluded = self.excluded.iter().any(|pattern| {
-            crate::permissions::rules::Rule {
-                tool: "Bash".into(),
-                content: Some(pattern.clone()),
-            }
-            .matches_command(command)
-        });
+        let excluded = self
+            .excluded
+            .iter()
+            .any(|rule| rule.matches_command(command));
         !self.escapes(input) && !excluded
     }
 
@@ -317,6 +320,21 @@ mod tests {
         assert!(
             !s.confines(&serde_json::json!({"command": "ls", "dangerouslyDisableSandbox": true}))
         );
+    }
+
+    #[test]
+    fn web_fetch_domain_allow_rules_allow_their_hosts() {
+        let home = tempfile::tempdir().unwrap();
+        let cwd = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(home.path().join(".claude")).unwrap();
+        std::fs::write(
+            home.path().join(".claude/settings.json"),
+            r#"{"sandbox": {"enabled": true},
+                "permissions": {"allow": ["WebFetch(domain:rule.test)", "WebFetch", "Bash(curl:*)"]}}"#,
+        )
+        .unwrap();
+        let s = Sandbox::configured(home.path(), cwd.path()).unwrap();
+        assert_eq!(s.network.domains.allowed, ["rule.test"]);
     }
 
     #[test]
