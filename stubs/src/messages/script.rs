@@ -38,6 +38,17 @@ pub struct Turn {
     /// scenario brings a conversation near the model's context window without sending one.
     #[serde(default)]
     pub input_tokens: Option<u64>,
+    /// Played only for the targets this key names (`claude@>=2.1.332`): an answer to a request
+    /// only some versions make (a summary where others refuse to compact). The stub never reads
+    /// it; the harness leaves the turn out of other targets' scripts. `reason` says why.
+    #[serde(default)]
+    pub only: Option<String>,
+    /// Left out of the scripts of the targets this key names: a request they do not make (a
+    /// version that stops before it). With `reason`, never with `only`.
+    #[serde(default)]
+    pub except: Option<String>,
+    #[serde(default)]
+    pub reason: Option<String>,
 }
 
 /// A second agent loop (a subagent, a workflow's `agent()` call): the requests whose first user

@@ -51,6 +51,8 @@ struct StubState {
     turns: VecDeque<Turn>,
     main_requests: usize,
     exhausted_at: Option<usize>,
+    /// The main loop's last request, when a final error answered it.
+    main_refused: Option<Refused>,
     agents: Vec<AgentLoop>,
     requests: Vec<RecordedRequest>,
 }
@@ -61,6 +63,37 @@ struct AgentLoop {
     turns: VecDeque<Turn>,
     requests: usize,
     exhausted_at: Option<usize>,
+    refused: Option<Refused>,
+}
+
+/// A request a scripted final error (a 4xx the API means: not 401, 408, 409 or 429, which a
+/// client retries) answered. The API answers the same request the same way, so when a client
+/// sends it again (from 2.1.332: once without a newer beta, "sending the request again without
+/// the … beta"; a compaction summary request once more) it gets that error again, recorded as a
+/// side request, and the script does not move: the model never saw either.
+#[derive(Clone)]
+struct Refused {
+    request: Value,
+    turn: Turn,
+}
+
+impl Refused {
+    fn after(turn: &Turn, request: &Value) -> Option<Self> {
+        let status = turn.error.as_ref()?.status;
+        let final_4xx = (400..500).contains(&status) && !matches!(status, 401 | 408 | 409 | 429);
+        final_4xx.then(|| Refused {
+            request: request.clone(),
+            turn: turn.clone(),
+        })
+    }
+
+    /// The same request: the same model, conversation and output budget (the betas and what
+    /// only a beta allows, such as `thinking.display`, may differ).
+    fn answers(&self, request: &Value) -> bool {
+        ["model", "messages", "max_tokens", "system"]
+            .iter()
+            .all(|k| self.request.get(k) == request.get(k))
+    }
 }
 
 impl MessagesStub {
@@ -218,9 +251,22 @@ fn respond(
     };
     let kind = classify(&method, route, played, &shared.config);
     let (kind, response) = match kind {
+        Classified::Main
+            if state
+                .main_refused
+                .as_ref()
+                .is_some_and(|r| r.answers(played)) =>
+        {
+            let turn = state.main_refused.as_ref().expect("checked").turn.clone();
+            (
+                RequestKind::Side("sent again after a final error".into()),
+                answer(&turn, state.main_requests, played, Split::Whole),
+            )
+        }
         Classified::Main => {
             state.main_requests += 1;
             let n = state.main_requests;
+            state.main_refused = state.turns.front().and_then(|t| Refused::after(t, played));
             let response = match state.turns.pop_front() {
                 Some(turn) => {
                     hold = Hold::of(
@@ -242,9 +288,28 @@ fn respond(
             };
             (RequestKind::Main(n), response)
         }
+        Classified::Agent(i)
+            if state.agents[i]
+                .refused
+                .as_ref()
+                .is_some_and(|r| r.answers(played)) =>
+        {
+            let turn = state.agents[i]
+                .refused
+                .as_ref()
+                .expect("checked")
+                .turn
+                .clone();
+            let n = 100 * (i + 1) + state.agents[i].requests;
+            (
+                RequestKind::Side("sent again after a final error".into()),
+                answer(&turn, n, played, Split::Whole),
+            )
+        }
         Classified::Agent(i) => {
             let label = shared.config.agents[i].label().to_owned();
             let agent = &mut state.agents[i];
+            agent.refused = agent.turns.front().and_then(|t| Refused::after(t, played));
             agent.requests += 1;
             let n = agent.requests;
             let response = match agent.turns.pop_front() {
@@ -407,6 +472,14 @@ fn classify(method: &Method, path: &str, body: &Value, config: &StubConfig) -> C
     if body.pointer("/output_config/format").is_some() {
         return Classified::Side("structured output".into());
     }
+    // A one-token request without tools, not streamed, checks that a model answers (2.1.332's
+    // set_model); no model turn is spent on it.
+    if body.get("max_tokens").and_then(Value::as_u64) == Some(1)
+        && body.get("tools").is_none()
+        && body.get("stream").and_then(Value::as_bool) != Some(true)
+    {
+        return Classified::Side("model probe".into());
+    }
     // A second loop may run on another model (an agent type's own): its content decides first.
     if let Some(i) = agent_of(body, &config.agents) {
         return Classified::Agent(i);
@@ -444,6 +517,12 @@ fn answer(turn: &Turn, n: usize, request: &Value, split: Split) -> Response {
     if let Some(err) = &turn.error {
         let status = StatusCode::from_u16(err.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         let mut response = json_response(status, &err.body());
+        // The API's own answers carry a request id; from 2.1.332 the CLI takes a 400 without one
+        // for a proxy's rejection and sends the request again (`non_anthropic_rejection`).
+        response.headers_mut().insert(
+            "request-id",
+            format!("req_stub_{n:04}").parse().expect("ascii"),
+        );
         if let Some(secs) = err.retry_after {
             response.headers_mut().insert("retry-after", secs.into());
         }
@@ -503,11 +582,16 @@ fn json_response(status: StatusCode, body: &Value) -> Response {
         .expect("static response parts are valid")
 }
 
+/// The stub's own error (a script exhausted), with a request id as the API's errors have.
 fn error_response(status: StatusCode, kind: &str, message: &str) -> Response {
-    json_response(
+    let mut response = json_response(
         status,
         &serde_json::json!({"type": "error", "error": {"type": kind, "message": message}}),
-    )
+    );
+    response
+        .headers_mut()
+        .insert("request-id", "req_stub_error".parse().expect("ascii"));
+    response
 }
 
 #[cfg(test)]
@@ -591,6 +675,42 @@ mod tests {
             "the main request arrived first"
         );
         assert!(cues.missed().is_empty(), "{:?}", cues.missed());
+    }
+
+    #[tokio::test]
+    async fn the_same_request_after_a_final_error_gets_it_again_and_the_script_stays() {
+        let mut config = config(vec![]);
+        let refusal = |status: u16| {
+            toml::from_str::<Turn>(&format!(
+                "error = {{ status = {status}, message = \"no\" }}"
+            ))
+            .unwrap()
+        };
+        config.turns = vec![refusal(400), turn("AFTER"), refusal(429), turn("RETRIED")];
+        let stub = MessagesStub::start(config).await.unwrap();
+        let first = ask(&stub, "the prompt", vec![]).await;
+        let again = ask(&stub, "the prompt", vec![]).await;
+        assert_eq!((first.0, again.0), (400, 400));
+        assert_eq!(first.1, again.1);
+        // Another conversation moves the script on.
+        let next = |t: &str| vec![json!({"role": "assistant", "content": t})];
+        let (_, after) = ask(&stub, "the prompt", next("x")).await;
+        assert_eq!(after["content"][0]["text"], "AFTER");
+        // A retryable error's retry is the script's next turn, as before.
+        let (busy, _) = ask(&stub, "the prompt", next("y")).await;
+        let (_, retried) = ask(&stub, "the prompt", next("y")).await;
+        assert_eq!(busy, 429);
+        assert_eq!(retried["content"][0]["text"], "RETRIED");
+        let kinds: Vec<RequestKind> = stub.requests().into_iter().map(|r| r.kind).collect();
+        assert_eq!(
+            kinds[..3],
+            [
+                RequestKind::Main(1),
+                RequestKind::Side("sent again after a final error".into()),
+                RequestKind::Main(2)
+            ]
+        );
+        assert_eq!(kinds[4], RequestKind::Main(4));
     }
 
     #[tokio::test]
