@@ -3,9 +3,10 @@
 //! sources and knowledge counters, and the answers a scenario scripts over them (a status, a body,
 //! a delay, a raw download whose reported size is wrong, a local file replaced while a request is
 //! held). The operations are transport-neutral (`detail`, `read-doc`, `read-file`, `read-file-raw`,
-//! `write-doc`, `update-doc`, `delete-doc`, `kb-search`): `projects_routes` maps the organization
-//! routes and the session route onto them. Every request is recorded by shape; a doc's content by
-//! size and digest, never a token.
+//! `write-doc`, `update-doc`, `delete-doc`, `kb-search`; `detail-memory`, the Project memory read
+//! `GET …/detail?include=melange_memory`, is on the organization routes only): `projects_routes`
+//! maps the organization routes and the session route onto them. Every request is recorded by
+//! shape; a doc's content by size and digest, never a token.
 
 use std::collections::BTreeMap;
 
@@ -149,6 +150,10 @@ pub struct ProjectAnswer {
 #[serde(rename_all = "kebab-case")]
 pub enum Op {
     Detail,
+    /// `GET …/detail?include=melange_memory`: the detail with the Project's memory
+    /// (`melange_memory`), which claude@2.1.332 reads at start. Its own operation, so a scenario's
+    /// `nth` for `detail` counts only the plain detail reads.
+    DetailMemory,
     ReadDoc,
     ReadFile,
     ReadFileRaw,
@@ -361,6 +366,14 @@ impl Project {
                 "max_knowledge_size": self.script.max_knowledge_size,
             },
         })
+    }
+
+    /// The detail with the Project's memory, as `?include=melange_memory` asks: an empty memory
+    /// store (`{files: [{path, content, …}], truncated}` is the shape a client parses).
+    pub fn detail_memory(&self) -> Value {
+        let mut detail = self.detail();
+        detail["melange_memory"] = json!({"files": [], "truncated": false});
+        detail
     }
 
     pub fn read_doc(&self, id: &str) -> Answer {

@@ -100,8 +100,13 @@ async fn org(
 ) -> Response {
     let param = |k: &str| params.get(k).cloned().unwrap_or_default();
     let (org, project, id) = (param("org"), param("project"), params.get("id").cloned());
-    let path = uri.path().to_owned();
+    let mut path = uri.path().to_owned();
     let op = match (&method, path.rsplit('/').next().unwrap_or_default(), &id) {
+        (&Method::GET, "detail", _)
+            if query.get("include").map(String::as_str) == Some("melange_memory") =>
+        {
+            Some(Op::DetailMemory)
+        }
         (&Method::GET, "detail", _) => Some(Op::Detail),
         (&Method::POST, "docs", None) => Some(Op::WriteDoc),
         (&Method::GET, _, Some(_)) if path.ends_with("/extracted") => Some(Op::ReadFile),
@@ -112,6 +117,12 @@ async fn org(
         (&Method::GET, "search", _) => Some(Op::KbSearch),
         _ => None,
     };
+    // The memory read is told apart by its query: recorded with it.
+    if op == Some(Op::DetailMemory) {
+        if let Some(q) = uri.query() {
+            path = format!("{path}?{q}");
+        }
+    }
     let organization = headers
         .get("x-organization-uuid")
         .and_then(|v| v.to_str().ok());
@@ -145,8 +156,8 @@ async fn org(
 async fn session(State(state): State<ProjectsState>, headers: HeaderMap, body: Bytes) -> Response {
     let args: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     let op = args["op"].as_str().and_then(Op::parse);
-    // The session route has no replace: a client replaces by delete + create.
-    let op = op.filter(|o| *o != Op::UpdateDoc);
+    // The session route has no replace (a client replaces by delete + create) and no memory read.
+    let op = op.filter(|o| !matches!(o, Op::UpdateDoc | Op::DetailMemory));
     let id = args["doc_uuid"]
         .as_str()
         .or(args["file_uuid"].as_str())
@@ -239,6 +250,10 @@ fn operate(project: &mut Project, call: &Call, script: Option<&ProjectAnswer>) -
         Some(Op::Detail) => Answer {
             status: 200,
             body: project.detail(),
+        },
+        Some(Op::DetailMemory) => Answer {
+            status: 200,
+            body: project.detail_memory(),
         },
         Some(Op::ReadDoc) => project.read_doc(id),
         Some(Op::ReadFile) => project.read_file(id),

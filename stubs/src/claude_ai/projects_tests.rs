@@ -263,3 +263,52 @@ fn an_unknown_field_or_op_in_a_script_is_an_error_naming_it() {
         toml::from_str::<ProjectScript>("[[doc]]\npath = \"a\"\ncontnet = \"x\"\n").unwrap_err();
     assert!(e.to_string().contains("contnet"), "{e}");
 }
+
+#[tokio::test]
+async fn the_memory_read_is_its_own_operation_and_does_not_count_as_a_detail() {
+    let mock = mock(&format!(
+        "{SEEDED}\n[[answer]]\nop = \"detail\"\nnth = 2\nstatus = 401\n"
+    ))
+    .await;
+    let get = |rest: &str| {
+        let url = org_url(&mock, rest);
+        async move {
+            let response = org_request(reqwest::Method::GET, url).send().await.unwrap();
+            let status = response.status().as_u16();
+            (
+                status,
+                response.json::<Value>().await.unwrap_or(Value::Null),
+            )
+        }
+    };
+    let (status, first) = get("/detail").await;
+    assert_eq!(status, 200);
+    assert!(first.get("melange_memory").is_none());
+    let (status, memory) = get("/detail?include=melange_memory").await;
+    assert_eq!(status, 200);
+    assert_eq!(memory["documents"][0]["file_name"], "notes/a.md");
+    assert_eq!(
+        memory["melange_memory"],
+        json!({"files": [], "truncated": false})
+    );
+    // The second plain detail is the one `nth = 2` names, not the memory read before it.
+    let (status, _) = get("/detail").await;
+    assert_eq!(status, 401);
+    // No memory read over the session route.
+    let (status, _) = session(&mock, json!({"op": "detail-memory"})).await;
+    assert_eq!(status, 404);
+    let seen = mock.claude_ai.project_requests();
+    let ops: Vec<_> = seen.iter().map(|r| (r.op, r.status)).collect();
+    assert_eq!(
+        ops,
+        [
+            (Some(Op::Detail), 200),
+            (Some(Op::DetailMemory), 200),
+            (Some(Op::Detail), 401),
+            (None, 404),
+        ]
+    );
+    assert!(seen[1].path.ends_with("/detail?include=melange_memory"));
+    assert!(seen[0].path.ends_with("/detail"));
+    assert_eq!(Op::parse("detail-memory"), Some(Op::DetailMemory));
+}

@@ -2,7 +2,9 @@
 //! (answered as JSON, or as an event stream when a notification rides along), `GET /mcp` is the
 //! optional server stream (405 unless scripted; a scripted 200 is a stream that ends at once),
 //! `DELETE /mcp` ends the session. Sessions are
-//! `Mcp-Session-Id: sess-N`, issued by initialize.
+//! `Mcp-Session-Id: sess-N`, issued by initialize; several can be live at once, as on a real
+//! server (2.1.332 opens two fresh ones at once after a 404), and a forgotten session is every
+//! session.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -36,7 +38,7 @@ struct Shared {
 
 struct HttpState {
     behaviour: Behaviour,
-    session: Option<String>,
+    sessions: std::collections::BTreeSet<String>,
     issued: usize,
 }
 
@@ -50,7 +52,7 @@ impl HttpMcpServer {
                 announcer: Announcer::new(waiter.clone(), script.name.clone()),
                 state: Mutex::new(HttpState {
                     behaviour: Behaviour::new(script),
-                    session: None,
+                    sessions: Default::default(),
                     issued: 0,
                 }),
             });
@@ -124,7 +126,14 @@ async fn handle(
             }
         }
         Method::DELETE => {
-            shared.state.lock().expect("not poisoned").session = None;
+            if let Some(id) = &session {
+                shared
+                    .state
+                    .lock()
+                    .expect("not poisoned")
+                    .sessions
+                    .remove(id);
+            }
             status(&shared, StatusCode::OK, None)
         }
         _ => status(&shared, StatusCode::METHOD_NOT_ALLOWED, None),
@@ -144,7 +153,11 @@ async fn post(shared: &Shared, session: Option<String>, body: &[u8]) -> Response
     let is_initialize = msg["method"] == "initialize";
     let actions = {
         let mut state = shared.state.lock().expect("not poisoned");
-        if !is_initialize && session.is_some() && session != state.session {
+        if !is_initialize
+            && session
+                .as_ref()
+                .is_some_and(|id| !state.sessions.contains(id))
+        {
             drop(state);
             return status(shared, StatusCode::NOT_FOUND, None);
         }
@@ -186,7 +199,7 @@ async fn post(shared: &Shared, session: Option<String>, body: &[u8]) -> Response
                 return status(shared, code, www_authenticate);
             }
             Action::ForgetSession => {
-                shared.state.lock().expect("not poisoned").session = None;
+                shared.state.lock().expect("not poisoned").sessions.clear();
                 shared.log.note("session forgotten");
                 return status(shared, StatusCode::NOT_FOUND, None);
             }
@@ -219,7 +232,7 @@ async fn post(shared: &Shared, session: Option<String>, body: &[u8]) -> Response
         let mut state = shared.state.lock().expect("not poisoned");
         state.issued += 1;
         let id = format!("sess-{}", state.issued);
-        state.session = Some(id.clone());
+        state.sessions.insert(id.clone());
         response
             .headers_mut()
             .insert(SESSION, HeaderValue::from_str(&id).expect("ascii"));
