@@ -157,6 +157,7 @@ fn instructions_block(extra: Option<&str>) -> Value {
 /// How the summary opens the conversation again (our words; the summary and where the whole
 /// earlier conversation is kept are the facts).
 fn summary_text(summary: &str, transcript: &str) -> String {
+    let summary = summary_of_reply(summary);
     format!(
         "The conversation so far was summarized to make room; it goes on from this summary.\n\n\
          {summary}\n\n\
@@ -164,6 +165,33 @@ fn summary_text(summary: &str, transcript: &str) -> String {
          Go on with the task where it stopped, without asking the user anything first and \
          without restating the summary."
     )
+}
+
+/// The summary a model's reply holds, as 2.1.235 takes it: its `<analysis>` dropped, its
+/// `<summary>` block's text under a `Summary:` line, blank runs cut to one blank line. A reply
+/// without the tags is taken whole. (The PostCompact hook is given the reply as it came.)
+fn summary_of_reply(reply: &str) -> String {
+    let mut text = reply.to_owned();
+    if let Some(start) = text.find("<analysis>") {
+        if let Some(len) = text[start..].find("</analysis>") {
+            text.replace_range(start..start + len + "</analysis>".len(), "");
+        }
+    }
+    if let Some(start) = text.find("<summary>") {
+        if let Some(len) = text[start..].find("</summary>") {
+            let inner = text[start + "<summary>".len()..start + len]
+                .trim()
+                .to_owned();
+            text.replace_range(
+                start..start + len + "</summary>".len(),
+                &format!("Summary:\n{inner}"),
+            );
+        }
+    }
+    while text.contains("\n\n\n") {
+        text = text.replace("\n\n\n", "\n\n");
+    }
+    text.trim().to_owned()
 }
 
 /// What a failed compaction reports (`compact_error`).
@@ -641,6 +669,18 @@ mod tests {
         assert_eq!(kept_from(&[user.clone(), answer.clone()]), None);
         let two = [user.clone(), answer.clone(), user.clone(), answer.clone()];
         assert_eq!(kept_from(&two), Some(3));
+    }
+
+    #[test]
+    fn a_reply_s_summary_block_is_what_the_conversation_goes_on_from() {
+        assert_eq!(
+            summary_of_reply(
+                "<analysis>\nthinking\n</analysis>\n\n<summary>\n1. Done\n\n\n2. Next\n</summary>"
+            ),
+            "Summary:\n1. Done\n\n2. Next"
+        );
+        assert_eq!(summary_of_reply("  plain words  "), "plain words");
+        assert_eq!(summary_of_reply("<summary>unclosed"), "<summary>unclosed");
     }
 
     #[test]
