@@ -349,6 +349,13 @@ impl Output {
     pub fn api_error_message(&self, error: &ApiError, text: &str) -> Value {
         let mut event = self.synthetic_answer(text, "stop_sequence");
         event["error"] = json!(error.final_category());
+        if let ApiError::Http {
+            request_id: Some(id),
+            ..
+        } = error
+        {
+            event["request_id"] = json!(id);
+        }
         event["is_api_error_message"] = json!(true);
         event
     }

@@ -125,7 +125,7 @@ impl Assembler {
                 self.finished = true;
                 Ok(Step::Done)
             }
-            "error" => Err(ApiError::from_body(0, v, None)),
+            "error" => Err(ApiError::from_body(0, v, None, None)),
             _ => Ok(Step::Nothing),
         }
     }

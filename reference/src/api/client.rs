@@ -311,8 +311,14 @@ async fn check_status(response: reqwest::Response) -> Result<reqwest::Response, 
     let retry_after_ms = header(&response, "retry-after")
         .and_then(|s| s.parse::<u64>().ok())
         .map(|s| s * 1000);
+    let request_id = header(&response, "request-id");
     let body: Value = response.json().await.unwrap_or(Value::Null);
-    Err(ApiError::from_body(status, &body, retry_after_ms))
+    Err(ApiError::from_body(
+        status,
+        &body,
+        retry_after_ms,
+        request_id,
+    ))
 }
 
 /// `retry-after` when the server gives one; else the base delay doubled per attempt up to the cap,
@@ -349,6 +355,7 @@ mod tests {
             kind: "overloaded_error".into(),
             message: String::new(),
             retry_after_ms: None,
+            request_id: None,
         };
         let first = retry_delay_ms(1, &e);
         assert!((500..=625).contains(&first), "{first}");
@@ -361,6 +368,7 @@ mod tests {
             kind: String::new(),
             message: String::new(),
             retry_after_ms: Some(2000),
+            request_id: None,
         };
         assert_eq!(retry_delay_ms(1, &ra), 2000);
     }

@@ -11,6 +11,8 @@ pub enum ApiError {
         kind: String,
         message: String,
         retry_after_ms: Option<u64>,
+        /// The answer's `request-id` header: the synthetic assistant message names it.
+        request_id: Option<String>,
     },
     #[error("protocol error: {0}")]
     Protocol(String),
@@ -26,7 +28,12 @@ pub enum ApiError {
 }
 
 impl ApiError {
-    pub fn from_body(status: u16, body: &Value, retry_after_ms: Option<u64>) -> Self {
+    pub fn from_body(
+        status: u16,
+        body: &Value,
+        retry_after_ms: Option<u64>,
+        request_id: Option<String>,
+    ) -> Self {
         ApiError::Http {
             status,
             kind: body["error"]["type"]
@@ -35,6 +42,7 @@ impl ApiError {
                 .to_owned(),
             message: body["error"]["message"].as_str().unwrap_or("").to_owned(),
             retry_after_ms,
+            request_id,
         }
     }
 
