@@ -14,9 +14,10 @@ use crate::vocab::{Ask, Reply};
 const DESCRIPTION_LINES: usize = 2;
 /// How wide the quoted description runs (2.1.235's on a 120-column terminal).
 const DESCRIPTION_WIDTH: usize = 112;
-/// A generic card's title (the tool and its arguments) wraps at most this wide: 2.1.235's wrap
-/// falls between 105 and 114 chars (recorded: design.consent/revoke, design.plan-token).
-const TITLE_WIDTH: usize = 112;
+/// A generic card's title (the tool and its arguments) wraps at most this wide: on 2.1.235 a
+/// 113-char line fits (design.durable-grant/approve) and a 115-char one wraps
+/// (design.consent/revoke, design.plan-token); 114 is not recorded either way.
+const TITLE_WIDTH: usize = 114;
 /// The row that switches the session to accept edits.
 const ACCEPT_EDITS: &str =
     "Yes, and switch to accept edits (auto-approve file edits and common file commands) for this session";
