@@ -224,11 +224,6 @@ pub fn names(key: &str, target: &str) -> bool {
     TargetKey::parse(key).is_ok_and(|k| k.matches(target))
 }
 
-/// Whether a per-target key (`claude@2.1.235`, or a family such as `claude`) names `target`.
-pub fn keyed(key: &str, target: &str) -> bool {
-    key == target || key == family(target)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -40,6 +40,11 @@ pub fn uploads(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
         .uploads
         .iter()
         .map(|u| redacted(run, &serde_json::to_value(u).unwrap_or_default()))
+        .filter(|u| {
+            spec.path
+                .as_deref()
+                .is_none_or(|name| u["filename"] == name)
+        })
         .collect();
     counted(spec, &seen, "uploads")?;
     distinct(spec, &seen, "upload")

@@ -22,6 +22,15 @@ pub(super) fn tool_result(
             .find(|(_, b)| b["tool_use_id"] == id)
             .map(|(_, b)| (i + 1, b))
     });
+    // `absent`: the call never got a result (a target that stopped before running it).
+    if spec.absent == Some(true) {
+        return match found {
+            None => Ok(()),
+            Some((n, _)) => Err(format!(
+                "request {n} carries a tool_result for `{id}`; none was expected"
+            )),
+        };
+    }
     let (n, block) = found.ok_or_else(|| {
         format!(
             "no tool_result for `{id}` in any of {} requests",

@@ -129,19 +129,22 @@ fn requests(m: &Mutation, r: &mut RunOutcome) -> Option<()> {
                 perturb(&mut req.body, *p, None);
             }
         }
-        M::AgentRequestAdded(agent) => r.requests.push(stubs::messages::RecordedRequest {
-            at_ms: 0,
-            at_unix_ms: 0,
-            method: "POST".into(),
-            path: "/v1/messages".into(),
-            headers: Default::default(),
-            body: json!({"messages": [{"role": "user", "content": MARK}]}),
-            kind: stubs::messages::RequestKind::Agent {
+        M::AgentRequestAdded(agent) => r.requests.push(added_request(
+            json!({"messages": [{"role": "user", "content": MARK}]}),
+            stubs::messages::RequestKind::Agent {
                 agent: agent.clone(),
                 n: 1,
             },
-            status: 200,
-        }),
+        )),
+        M::ToolResultAdded(id) => {
+            let kind = stubs::messages::RequestKind::Main(r.requests.len() + 1);
+            r.requests.push(added_request(
+                json!({"messages": [{"role": "user", "content": [
+                    {"type": "tool_result", "tool_use_id": id, "content": MARK},
+                ]}]}),
+                kind,
+            ))
+        }
         M::BetaRemoved(name) | M::BetaAdded(name) => {
             for req in &mut r.requests {
                 let header = req.headers.entry("anthropic-beta".into()).or_default();
@@ -582,5 +585,22 @@ fn perturb(v: &mut Value, how: Perturb, key: Option<&str>) {
         }
         (Value::Object(o), how) => o.iter_mut().for_each(|(k, v)| perturb(v, how, Some(k))),
         _ => {}
+    }
+}
+
+/// A Messages request the run did not make, as the stub would have recorded it.
+fn added_request(
+    body: serde_json::Value,
+    kind: stubs::messages::RequestKind,
+) -> stubs::messages::RecordedRequest {
+    stubs::messages::RecordedRequest {
+        at_ms: 0,
+        at_unix_ms: 0,
+        method: "POST".into(),
+        path: "/v1/messages".into(),
+        headers: Default::default(),
+        body,
+        kind,
+        status: 200,
     }
 }

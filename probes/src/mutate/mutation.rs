@@ -42,6 +42,9 @@ pub(super) enum Mutation {
     ToolResultsErrorFlipped,
     /// A text block added to every tool_result (one whose content is only a picture included).
     ToolResultsTextAdded,
+    /// A main-loop request carrying a tool_result for this tool_use id (a call that must not
+    /// have been answered).
+    ToolResultAdded(String),
     ServerDialled(String),
     ServerSilenced(String),
     ServerEntryRemoved(String, usize),
@@ -144,7 +147,8 @@ impl Mutation {
             | M::PropertyAdded(_)
             | M::ToolResultDropped(_)
             | M::ToolResultsErrorFlipped
-            | M::ToolResultsTextAdded => REQUESTS,
+            | M::ToolResultsTextAdded
+            | M::ToolResultAdded(_) => REQUESTS,
             M::ServerDialled(_)
             | M::ServerSilenced(_)
             | M::ServerEntryRemoved(..)
@@ -194,6 +198,7 @@ pub(super) fn describe(m: &Mutation) -> String {
         Mutation::RequestPerturbed(i, p) => format!("request {}: {p:?} changed", i + 1),
         Mutation::AllRequestsPerturbed(p) => format!("every request: {p:?} changed"),
         Mutation::AgentRequestAdded(a) => format!("a request of agent `{a}` added"),
+        Mutation::ToolResultAdded(id) => format!("a request with a tool_result for `{id}` added"),
         Mutation::StdoutAppended(t) => format!("{t:?} appended to stdout"),
         Mutation::ToolRemoved(t) => format!("tool `{t}` removed from every tools[]"),
         Mutation::ToolAdded(t) => format!("tool `{t}` added to every tools[]"),

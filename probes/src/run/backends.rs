@@ -34,7 +34,17 @@ pub(super) async fn start(
 ) -> Result<Backends> {
     // Each turn as this target plays it: without the waits scripted for other targets.
     let turn = |t: &Turn| dirs.expand_turn(&turn_for(t, target));
-    let turns = scenario.turns.iter().map(turn).collect();
+    // Only the turns played for this target (`only`, `except`), so each version's script is whole.
+    let played = |t: &&Turn| {
+        t.only
+            .as_deref()
+            .is_none_or(|key| crate::version::names(key, target))
+            && !t
+                .except
+                .as_deref()
+                .is_some_and(|key| crate::version::names(key, target))
+    };
+    let turns = scenario.turns.iter().filter(played).map(turn).collect();
     let mut claude_ai = ClaudeAi::with_oauth(
         scenario.uploads.clone(),
         scenario.account.as_ref().map(|a| a.oauth_script(secrets)),
@@ -71,7 +81,7 @@ pub(super) async fn start(
             .map(|a| AgentScript {
                 name: a.name.clone(),
                 matches: dirs.places.expand(&a.matches),
-                turns: a.turns.iter().map(turn).collect(),
+                turns: a.turns.iter().filter(played).map(turn).collect(),
             })
             .collect(),
         split,

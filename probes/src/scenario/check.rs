@@ -28,7 +28,7 @@ pub enum CheckKind {
     /// `excludes`, by beta name.
     Betas,
     /// The tool_result for `tool_use_id`: `is_error`, `equals`, `contains`, `not_contains`,
-    /// `request` (the first request carrying it).
+    /// `request` (the first request carrying it); `absent = true`: no request carries one.
     ToolResult,
     /// What the tool_result for `tool_use_id` brought to the model (`media::around_result`): its
     /// pictures and the blocks after it in its message, summarized without their base64, one per
@@ -76,7 +76,7 @@ pub enum CheckKind {
     /// `transcript`, against `equals`/`contains`/`not_contains`.
     View,
     /// The mock claude.ai's upload endpoint: `equals` (how many uploads arrived), `matches` (a
-    /// JSON subset per upload, order-free).
+    /// JSON subset per upload, order-free), `path` (only the uploads of this file name).
     Uploads,
     /// What a terminal showed (`pty` runs only): the screens the harness answered, joined, against
     /// `equals`/`contains`/`not_contains`.
@@ -385,7 +385,9 @@ impl CheckSpec {
             // Fails unless some tool_use was sent and paired: it needs no field.
             CheckKind::Pairing => {}
         }
-        refuse_vacuous(self)?;
+        // A list `matches` is the whole list (exact length) except where it is order-free.
+        let order_free = kind == CheckKind::Uploads || self.unordered == Some(true);
+        refuse_vacuous(self, order_free)?;
         if let Some(differs) = &self.differs {
             crate::version::refuse_overlaps(differs.keys().map(String::as_str))
                 .map_err(|e| ("differs", e))?;
@@ -394,7 +396,8 @@ impl CheckSpec {
             if spec.reason.as_deref().unwrap_or("").trim().is_empty() {
                 return Err(("differs", format!("`{target}` needs a one-line `reason`")));
             }
-            refuse_vacuous(spec).map_err(|(field, why)| {
+            let order_free = order_free || spec.unordered == Some(true);
+            refuse_vacuous(spec, order_free).map_err(|(field, why)| {
                 ("differs", format!("`{target}`: field `{field}`: {why}"))
             })?;
             if spec.kind.is_some()
@@ -580,8 +583,9 @@ fn kind_name(kind: CheckKind) -> &'static str {
 }
 
 /// Expectations that hold (or fail) whatever the run did: every text contains "", and an empty
-/// JSON subset matches anything.
-fn refuse_vacuous(spec: &CheckSpec) -> Result<(), (&'static str, String)> {
+/// JSON subset matches anything: an empty object always, an empty list where `matches` is
+/// order-free (each entry finds some item). Where a list is matched whole, `[]` says "none".
+fn refuse_vacuous(spec: &CheckSpec, order_free: bool) -> Result<(), (&'static str, String)> {
     if spec.contains.as_deref() == Some("") {
         return Err(("contains", "empty: every text contains it".into()));
     }
@@ -593,7 +597,7 @@ fn refuse_vacuous(spec: &CheckSpec) -> Result<(), (&'static str, String)> {
     }
     let empty = |v: &Value| match v {
         Value::Object(o) => o.is_empty(),
-        Value::Array(a) => a.is_empty(),
+        Value::Array(a) => order_free && a.is_empty(),
         _ => false,
     };
     if spec.matches.as_ref().is_some_and(empty) {
@@ -667,6 +671,7 @@ mod tests {
             ("kind = \"stdout\"\ncontains = \"\"\n", "contains"),
             ("kind = \"stdout\"\nnot_contains = \"\"\n", "not_contains"),
             ("kind = \"uploads\"\nmatches = []\n", "matches"),
+            ("kind = \"hooks\"\nunordered = true\nmatches = []\n", "matches"),
             ("kind = \"tool_use_result\"\ntool_use_id = \"t\"\nmatches = {}\n", "matches"),
             (
                 "kind = \"stderr\"\ncontains = \"x\"\ndiffers.claude = { reason = \"r\", contains = \"\" }\n",
@@ -681,6 +686,7 @@ mod tests {
             "kind = \"stderr\"\nequals = \"\"\n",
             "kind = \"result\"\nis_error = false\n",
             "kind = \"uploads\"\nmatches = [{ files = [] }]\n",
+            "kind = \"site\"\nmatches = []\n",
             "kind = \"pairing\"\n",
         ] {
             assert!(spec(src).validate().is_ok(), "{src}");

@@ -89,8 +89,9 @@ pub struct Decision {
     /// `none`: how long the harness stays silent before it ends the run.
     #[serde(default)]
     pub wait_ms: Option<u64>,
-    /// Only on this target (`claude@2.1.235`, or `claude` for every real binary): a question the
-    /// seed says is never asked, which that target asks anyway.
+    /// Only on these targets (`claude@2.1.235`, a range such as `claude@>=2.1.235, <=2.1.332`, or
+    /// `claude` for every real binary): a question the seed says is never asked, which they ask
+    /// anyway.
     #[serde(default)]
     pub only: Option<String>,
     /// Why `only` is needed; required with it, shown in every report.
@@ -118,6 +119,9 @@ impl Decision {
     pub fn validate(&self) -> Result<(), String> {
         if self.only.is_some() != self.reason.as_deref().is_some_and(|r| !r.trim().is_empty()) {
             return Err("`only` and a one-line `reason` go together: a question only one target asks is an expected difference".into());
+        }
+        if let Some(only) = &self.only {
+            crate::version::TargetKey::parse(only).map_err(|e| format!("`only`: {e}"))?;
         }
         match self.answer {
             Answer::Choose if self.choose.is_empty() => {
@@ -149,7 +153,7 @@ impl Decision {
     pub fn applies_to(&self, target: &str) -> bool {
         self.only
             .as_deref()
-            .is_none_or(|only| crate::version::keyed(only, target))
+            .is_none_or(|only| crate::version::names(only, target))
     }
 
     /// ` asking "…"` when the decision names what is asked.

@@ -328,6 +328,34 @@ impl Scenario {
                 "no `[[check]]`: a scenario must state what it expects (the run's own checks, such as the script being played, are not enough)".into(),
             ));
         }
+        let all_turns = scenario
+            .turns
+            .iter()
+            .chain(scenario.agents.iter().flat_map(|a| &a.turns));
+        for turn in all_turns {
+            let reason = turn.reason.as_deref().is_some_and(|r| !r.trim().is_empty());
+            match (&turn.only, &turn.except) {
+                (Some(_), Some(_)) => {
+                    return Err(err(
+                        "a `[[turn]]` takes `only` or `except`, not both".into(),
+                    ))
+                }
+                (Some(key), None) | (None, Some(key)) => {
+                    let field = if turn.only.is_some() { "only" } else { "except" };
+                    crate::version::TargetKey::parse(key)
+                        .map_err(|e| err(format!("a `[[turn]]`'s `{field}`: {e}")))?;
+                    if !reason {
+                        return Err(err(format!("the `[[turn]]` with `{field} = \"{key}\"` needs a one-line `reason`: a request only some targets make is an expected difference")));
+                    }
+                }
+                (None, None) if turn.reason.is_some() => {
+                    return Err(err(
+                        "a `[[turn]]`'s `reason` goes with `only` or `except`: it says why some targets are not answered by it".into(),
+                    ))
+                }
+                (None, None) => {}
+            }
+        }
         for target in &scenario.targets {
             if target != "reference" && target != "claude" {
                 return Err(err(format!(
@@ -731,6 +759,22 @@ mod tests {
         assert!(e.contains("no `[[check]]`"), "{e}");
         let e = parse(&HEAD.replace("[\"reference\"]", "[]")).unwrap_err();
         assert!(e.contains("line 3: field `targets`: empty"), "{e}");
+    }
+
+    #[test]
+    fn a_turn_for_some_targets_only_names_them_and_says_why() {
+        let turn = |extra: &str| parse(&format!("{HEAD}[[turn]]\ntext = \"S\"\n{extra}"));
+        let ok = turn("only = \"claude@>=2.1.332\"\nreason = \"it summarizes\"\n").unwrap();
+        assert_eq!(ok.turns[0].only.as_deref(), Some("claude@>=2.1.332"));
+        let e = turn("only = \"claude@>=2.1.332\"\n").unwrap_err();
+        assert!(e.contains("needs a one-line `reason`"), "{e}");
+        let e = turn("only = \"claude@nonsense\"\nreason = \"r\"\n").unwrap_err();
+        assert!(e.contains("`only`"), "{e}");
+        let e = turn("reason = \"r\"\n").unwrap_err();
+        assert!(e.contains("goes with `only` or `except`"), "{e}");
+        let e = turn("only = \"claude\"\nexcept = \"claude\"\nreason = \"r\"\n").unwrap_err();
+        assert!(e.contains("not both"), "{e}");
+        turn("except = \"claude@>=2.1.332\"\nreason = \"it stops first\"\n").unwrap();
     }
 
     const HEAD: &str =
