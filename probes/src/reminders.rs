@@ -49,6 +49,8 @@ const KINDS: &[(&str, &[&str])] = &[
         ],
     ),
     ("plan-mode", &["Plan mode is active", "Planning mode is on"]),
+    // 2.1.332 appends it after a result that moved the working directory (EnterWorktree, cd).
+    ("environment-update", &["# Environment update"]),
     (
         "plan-mode-exited",
         &["## Exited Plan Mode", "Planning mode has ended"],
@@ -108,6 +110,7 @@ pub const APPENDED: &[&str] = &[
     "agent-types",
     "task-notification",
     "deferred-tools",
+    "environment-update",
 ];
 
 /// The kind's label, or `None` for a reminder no kind knows.

@@ -124,9 +124,27 @@ pub fn tool_result_text(block: &Value) -> String {
 /// real binary ends the last result of a message with `<system-reminder>`s: the remaining token
 /// budget, a task nudge, plan mode). Checks compare this; traces show the notes apart.
 pub fn tool_result_own_text(block: &Value) -> String {
-    split_appended_reminder(&tool_result_text(block))
-        .0
-        .to_owned()
+    // 2.1.332 may append its notes as text blocks of their own inside the result's content.
+    let mut own = block.clone();
+    let mut popped = false;
+    if let Some(items) = own["content"].as_array_mut() {
+        while items.last().is_some_and(|b| {
+            b["text"]
+                .as_str()
+                .is_some_and(|t| split_appended_reminder(&format!("\n\n{t}")).0.is_empty())
+        }) {
+            items.pop();
+            popped = true;
+        }
+    }
+    let text = tool_result_text(&own);
+    // As a note after the text does, a note in a block of its own takes the line break the
+    // text ends with (a result "3\n" then a note reads "3", whichever way it came).
+    let text = match popped {
+        true => text.strip_suffix('\n').unwrap_or(&text).to_owned(),
+        false => text,
+    };
+    split_appended_reminder(&text).0.to_owned()
 }
 
 /// `text` as (the tool's own text, the `\n\n<system-reminder>…` notes the client appended, in
@@ -221,5 +239,30 @@ mod tool_search_tests {
         assert_eq!(own, format!("out\n\n{rule}"));
         assert_eq!(notes, [nudge, budget]);
         assert_eq!(split_appended_reminder("plain").1.len(), 0);
+    }
+
+    #[test]
+    fn a_note_in_a_block_of_its_own_inside_the_result_comes_off_too() {
+        let budget =
+            "<system-reminder>\n<total_tokens>9 tokens left</total_tokens>\n</system-reminder>";
+        let rule = "<system-reminder>\nContents of /x/.claude/rules/a.md:\n\nA\n</system-reminder>";
+        let block = |last: &str| {
+            json!({"type": "tool_result", "tool_use_id": "t", "content": [
+                {"type": "text", "text": "PDF file read"},
+                {"type": "document"},
+                {"type": "text", "text": last},
+            ]})
+        };
+        assert_eq!(tool_result_own_text(&block(budget)), "PDF file read");
+        let mcp = json!({"type": "tool_result", "tool_use_id": "t", "content": [
+            {"type": "text", "text": "3\n"},
+            {"type": "text", "text": budget},
+        ]});
+        assert_eq!(tool_result_own_text(&mcp), "3");
+        // A rule the tool brought in is the result's own, in a block or not.
+        assert_eq!(
+            tool_result_own_text(&block(rule)),
+            format!("PDF file read\n{rule}")
+        );
     }
 }

@@ -124,7 +124,12 @@ fn conversation(
                     .map_or("none", String::as_str)
             ),
         ];
-        shape.extend(body_shape(body));
+        // A body key may carry the run's own paths (2.1.332's safeguards name the cwd and HOME).
+        shape.extend(
+            body_shape(body)
+                .iter()
+                .map(|l| super::redact::paths(run, l)),
+        );
         for line in &shape {
             if !previous_body.contains(line) {
                 writeln!(out, "  {line}").unwrap();

@@ -55,6 +55,12 @@ static WORKFLOW_TASK: LazyLock<Regex> = LazyLock::new(|| {
 static WORKFLOW_RUN: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\bwf_[0-9a-f]{8}-[0-9a-f]{3}\b").unwrap());
 
+/// When a scheduled task runs next (2.1.332's CronCreate and CronList say): the clock's, and a
+/// one-shot's minute is jittered.
+static NEXT_RUN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(next run:? )[A-Z][a-z]{2} \d{1,2} \d{1,2}:\d{2}(am|pm)").unwrap()
+});
+
 /// A task's measured duration, in its result and notification texts.
 static DURATION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(duration_ms(?::\s*|>))\d+").unwrap());
@@ -82,6 +88,12 @@ static SYNC_PLAN: LazyLock<Regex> =
 static PIN_REF: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(ref\\?":\\?")[0-9a-f]{6}"#).unwrap());
 
+/// Replaces the run's paths and other temp paths only: for values where a date or an id is a
+/// constant of the protocol (a request body's `anthropic_version: "vertex-2023-10-16"`).
+pub fn paths(run: &RunOutcome, s: &str) -> String {
+    TMP.replace_all(&run.places.redact(s), "{tmp}").into_owned()
+}
+
 /// Replaces run paths, UUIDs, dates, temp paths and agent ids with placeholders.
 pub fn redact(run: &RunOutcome, s: &str) -> String {
     let s = crate::account::redact(&run.places.redact(s));
@@ -95,6 +107,7 @@ pub fn redact(run: &RunOutcome, s: &str) -> String {
     let s = PIN_REF.replace_all(&s, "${1}{ref}");
     let s = MCP_BLOB.replace_all(&s, "mcp-resource-{ms}-${1}-{rand}");
     let s = DURATION.replace_all(&s, "${1}{ms}");
+    let s = NEXT_RUN.replace_all(&s, "${1}{when}");
     let s = UUID.replace_all(&s, "{uuid}");
     let s = DATE.replace_all(&s, "{date}");
     let s = PLAN_FILE.replace_all(&s, ".claude/plans/{slug}.md");
@@ -102,6 +115,25 @@ pub fn redact(run: &RunOutcome, s: &str) -> String {
     let s = CRON_LINE.replace_all(&s, "{cron-id} \u{2014} ");
     let s = WORKTREE_NAME.replace_all(&s, "${1}{worktree-name}");
     TMP.replace_all(&s, "{tmp}").into_owned()
+}
+
+#[cfg(test)]
+mod next_run_tests {
+    use super::*;
+
+    #[test]
+    fn when_a_task_runs_next_is_the_clock_s_and_goes() {
+        let line = "{cron-id} — Every day at 9:00 AM (recurring), next run Dec 5 1:18pm: check";
+        assert_eq!(
+            NEXT_RUN.replace_all(line, "${1}{when}"),
+            "{cron-id} — Every day at 9:00 AM (recurring), next run {when}: check"
+        );
+        let once =
+            "Scheduled one-shot task x (30 14 28 2 *). Next run: Feb 28 2:29pm. Session-only";
+        assert!(NEXT_RUN
+            .replace_all(once, "${1}{when}")
+            .contains("Next run: {when}. Session-only"));
+    }
 }
 
 #[cfg(test)]

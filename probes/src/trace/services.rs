@@ -87,6 +87,9 @@ pub(super) fn uploads(run: &RunOutcome, out: &mut String) {
             })
             .collect();
     lines.sort();
+    // A file sent again with the same outcome is one line: the checks count the uploads, and
+    // whether 2.1.332 sends a refused one again varies from run to run.
+    lines.dedup();
     for line in lines {
         writeln!(out, "{line}").unwrap();
     }
@@ -159,7 +162,16 @@ pub(super) fn site(run: &RunOutcome, out: &mut String) {
 /// The Projects API's requests in arrival order (the start-up detail fetch, then the tool's), and
 /// the Project afterwards when it changed: its docs by path, size and a digest prefix.
 pub(super) fn project(run: &RunOutcome, out: &mut String) {
-    for r in &run.project {
+    // 2.1.332 reads the Project's memory alongside its first detail read, so which arrives first
+    // varies: the memory reads are listed after the others, in their own order.
+    let memory =
+        |r: &&stubs::claude_ai::ProjectRequest| r.op == Some(stubs::claude_ai::Op::DetailMemory);
+    let ordered = run
+        .project
+        .iter()
+        .filter(|r| !memory(r))
+        .chain(run.project.iter().filter(memory));
+    for r in ordered {
         let mut what = vec![r.op.map_or("unknown".into(), |op| {
             serde_json::to_value(op)
                 .unwrap_or_default()

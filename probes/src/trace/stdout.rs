@@ -29,6 +29,11 @@ const VOLATILE_EVENT_KEYS: &[&str] = &[
     "total_cost_usd",
     // A remote session's init reports how long each start-up phase took.
     "startup_timing",
+    // 2.1.332's result reports how long each stage of building its requests took.
+    "input_attachments_detail",
+    "message_normalization_detail",
+    "request_build_detail",
+    "tool_schema_build_detail",
 ];
 
 /// What the target asked the user, each with the answer: the card as a terminal showed it, or
