@@ -14,6 +14,11 @@ use crate::scenario::TraceDifference;
 /// The check a run gets when its trace differs from the reference's beyond what is named.
 pub const PARITY_CHECK: &str = "trace matches the reference's";
 
+/// The version the reference is a drop-in for, so the one whose traces are compared with its
+/// own. A newer version's trace changes are what the changelog between versions reports, and a
+/// newer adopted baseline is held to its own snapshots, not to the reference's trace.
+pub const CONTRACT: &str = "claude@2.1.235";
+
 /// How one scenario's trace on a target compares with the reference's.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -101,13 +101,24 @@ pub fn tool_of(card: &Card) -> String {
         // A sandboxed command's connection to a host on no list (can_use_tool's tool name).
         "Network request outside of sandbox" => "SandboxNetworkAccess",
         t if t.contains('☐') || t.contains('☒') => "AskUserQuestion",
-        // A tool without a card of its own: its user-facing name is the card's next line.
+        // A tool without a card of its own: its user-facing name is the card's next line. From
+        // 2.1.332 the tool's description comes first, as `│ ` lines and a `(ctrl+o …)` hint
+        // above a `╌` rule, with the name under the rule.
         "Tool use" => {
-            let shown = card
-                .text
-                .lines()
-                .skip(1)
-                .map(str::trim)
+            let lines: Vec<&str> = card.text.lines().skip(1).map(str::trim).collect();
+            let after_rule = match lines.iter().position(|l| l.starts_with('╌')) {
+                Some(rule)
+                    if lines[..rule].iter().all(|l| {
+                        l.is_empty() || l.starts_with('│') || l.starts_with("(ctrl+o")
+                    }) =>
+                {
+                    &lines[rule + 1..]
+                }
+                _ => &lines[..],
+            };
+            let shown = after_rule
+                .iter()
+                .map(|l| l.trim_start_matches('│').trim())
                 .find(|l| !l.is_empty());
             return match shown {
                 Some(name) if name.starts_with("Claude Design") => "ClaudeDesign".into(),
@@ -191,6 +202,35 @@ pub(super) mod tests {
     #[test]
     fn a_tool_use_card_names_its_tool_by_the_line_under_the_title() {
         let card = card(DESIGN_CARD).expect("a card");
+        assert_eq!(card.title, "Tool use");
+        assert_eq!(tool_of(&card), "ClaudeDesign");
+        assert_eq!(card.options.len(), 2);
+    }
+
+    /// 2.1.332's: the description above a rule, the tool's name under it.
+    const DESIGN_CARD_332: &str = "\
+● Claude Design: List projects
+
+────────────────────────────────────────────────────────────────────────
+ Tool use
+ │ A tool description.
+ │ More of it.…
+ (ctrl+o to expand description)
+╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌
+ Claude Design: List projects
+╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌
+ │ design agent consent — approving records a server-side grant
+
+ Do you want to proceed?
+ ❯ 1. Yes
+   2. No
+
+ Esc to cancel · Tab to amend
+";
+
+    #[test]
+    fn a_tool_use_card_with_its_description_first_names_its_tool_under_the_rule() {
+        let card = card(DESIGN_CARD_332).expect("a card");
         assert_eq!(card.title, "Tool use");
         assert_eq!(tool_of(&card), "ClaudeDesign");
         assert_eq!(card.options.len(), 2);
