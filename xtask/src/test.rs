@@ -19,7 +19,7 @@ pub struct TestArgs {
 /// What is looked for, the Debian package that brings it, what needs it, whether it is there.
 type Tool = (&'static str, &'static str, &'static str, fn() -> bool);
 
-const TOOLS: [Tool; 4] = [
+const TOOLS: [Tool; 5] = [
     (
         "chromium",
         "chromium",
@@ -46,6 +46,15 @@ const TOOLS: [Tool; 4] = [
         "bubblewrap",
         "the Bash sandbox scenarios (sandbox.*)",
         || on_path("bwrap"),
+    ),
+    // The real CLI's sandbox on Linux needs socat beside bwrap (its network proxy bridge);
+    // without it the sandbox is off and every sandbox.* run on a real binary falls back to
+    // permission checks ("install missing tools (e.g. apt install bubblewrap socat)").
+    (
+        "socat",
+        "socat",
+        "the Bash sandbox scenarios (sandbox.*) on a real binary",
+        || on_path("socat"),
     ),
 ];
 
