@@ -5,10 +5,16 @@
 //! The operations are the ones 2.1.235 calls (recon artifact14): the boot read
 //! (`GET /api/frame/{slug}`), the live content on the frame host (`GET /_f/{ver}/`), the publish
 //! (`POST /api/frame/deploy/direct`, with `baseVersion` as its precondition), the comment list
-//! (`GET /api/frame/comments/{slug}`) and a reply (`POST /api/frame/comments/{slug}/{thread}`).
+//! (`GET /api/frame/comments/{slug}`) and a reply (`POST /api/frame/comments/{slug}/{thread}`);
+//! the account's listing (`GET /api/frame/frames?limit=200`), the capability contract
+//! (`GET /api/frame/contract/{latest|version}`), and each artifact's asset store
+//! (`artifact_assets`: `POST /api/frame/blob/{slug}/agent-upload|agent-list`,
+//! `…/{id}/agent-delete`, and `GET /_f/{ver}/_blob/{id}` on the frame host).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+
+use super::artifact_assets::{AssetSeed, AssetStore};
 
 /// Slugs the mock gives to new artifacts, in order: fixed so the harness can name their frame
 /// hosts before the run (a host file has no wildcards).
@@ -29,7 +35,7 @@ pub fn asset_token(slug: &str) -> String {
     format!("asset-{}", &slug[..8.min(slug.len())])
 }
 
-#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct ArtifactsScript {
     /// Artifacts the account owns before the run.
@@ -38,6 +44,27 @@ pub struct ArtifactsScript {
     /// Scripted answers by operation and occurrence; anything else is served from the state.
     #[serde(default, rename = "answer")]
     pub answers: Vec<ArtifactAnswer>,
+    /// What the capability contract offers (`GET /api/frame/contract/latest`): 2.1.235 uploads
+    /// or lists assets only when it names `assets`.
+    #[serde(default = "default_capabilities")]
+    pub capabilities: Vec<String>,
+}
+
+/// The contract's version the mock serves.
+pub const CONTRACT_VERSION: &str = "0.1.0";
+
+fn default_capabilities() -> Vec<String> {
+    vec!["assets".into()]
+}
+
+impl Default for ArtifactsScript {
+    fn default() -> Self {
+        ArtifactsScript {
+            artifacts: Vec::new(),
+            answers: Vec::new(),
+            capabilities: default_capabilities(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
@@ -57,6 +84,20 @@ pub struct ArtifactSeed {
     pub version: String,
     #[serde(default, rename = "thread")]
     pub threads: Vec<ThreadSeed>,
+    /// Whose it is in the account's listing: `mine` (the account owns it) or `shared` (someone
+    /// shared it with the account).
+    #[serde(default = "mine")]
+    pub rel: String,
+    /// When it was last published, as the listing says (most recent first).
+    #[serde(default = "seed_time")]
+    pub updated_at: String,
+    /// The files in its asset store, oldest first.
+    #[serde(default, rename = "asset")]
+    pub assets: Vec<AssetSeed>,
+}
+
+fn mine() -> String {
+    "mine".into()
 }
 
 fn untitled() -> String {
@@ -87,7 +128,7 @@ fn yes() -> bool {
     true
 }
 
-fn seed_time() -> String {
+pub(super) fn seed_time() -> String {
     "2026-11-30T12:00:00Z".into()
 }
 
@@ -124,12 +165,27 @@ pub enum ArtifactOp {
     Deploy,
     Comments,
     Reply,
+    /// `GET /api/frame/frames`: the account's artifacts.
+    Frames,
+    /// `GET /api/frame/contract/…`: the capability contract.
+    Contract,
+    AssetUpload,
+    AssetList,
+    AssetDelete,
+    /// `GET /_f/{ver}/_blob/{id}` on the frame host.
+    AssetRead,
 }
 
 impl ArtifactOp {
     /// Whether the operation changes the artifact (a fault may then strike after the change).
     pub fn writes(self) -> bool {
-        matches!(self, ArtifactOp::Deploy | ArtifactOp::Reply)
+        matches!(
+            self,
+            ArtifactOp::Deploy
+                | ArtifactOp::Reply
+                | ArtifactOp::AssetUpload
+                | ArtifactOp::AssetDelete
+        )
     }
 }
 
@@ -183,6 +239,15 @@ impl ArtifactsScript {
                     a.slug
                 ));
             }
+            if !["mine", "shared"].contains(&a.rel.as_str()) {
+                return Err(format!(
+                    "`[[artifacts.artifact]]` {}: `rel` {:?} is neither \"mine\" nor \"shared\"",
+                    a.slug, a.rel
+                ));
+            }
+            for asset in &a.assets {
+                asset.validate(&a.slug)?;
+            }
             for t in &a.threads {
                 if !is_uuid(&t.id) {
                     return Err(format!(
@@ -219,7 +284,7 @@ impl ArtifactsScript {
             }
             if a.after_apply && !a.op.writes() {
                 return Err(format!(
-                    "{what}: `after_apply` needs a write (`deploy` or `reply`)"
+                    "{what}: `after_apply` needs a write (`deploy`, `reply`, `asset-upload` or `asset-delete`)"
                 ));
             }
         }
@@ -278,6 +343,9 @@ pub struct Artifact {
     pub favicon: Option<String>,
     pub versions: Vec<Version>,
     pub threads: Vec<ThreadState>,
+    pub rel: String,
+    pub updated_at: String,
+    pub assets: AssetStore,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -300,8 +368,10 @@ impl Artifact {
 pub struct Reply {
     pub status: u16,
     pub body: Value,
-    pub content_type: &'static str,
+    pub content_type: String,
     pub applied: bool,
+    /// A body of bytes (an asset), sent in place of `body`.
+    pub bytes: Option<Vec<u8>>,
 }
 
 impl Reply {
@@ -309,8 +379,19 @@ impl Reply {
         Reply {
             status,
             body,
-            content_type: "application/json",
+            content_type: "application/json".into(),
             applied: false,
+            bytes: None,
+        }
+    }
+
+    fn text(status: u16, text: &str, content_type: &str) -> Self {
+        Reply {
+            status,
+            body: Value::String(text.into()),
+            content_type: content_type.into(),
+            applied: false,
+            bytes: None,
         }
     }
 }
@@ -321,6 +402,7 @@ pub struct Artifacts {
     pub artifacts: Vec<Artifact>,
     pub answers: Vec<ArtifactAnswer>,
     pub requests: Vec<ArtifactRequest>,
+    capabilities: Vec<String>,
     minted: usize,
 }
 
@@ -348,12 +430,16 @@ impl Artifacts {
                         comments: t.comments,
                     })
                     .collect(),
+                rel: a.rel,
+                updated_at: a.updated_at,
+                assets: AssetStore::new(a.assets),
             })
             .collect();
         Artifacts {
             artifacts,
             answers: script.answers,
             requests: Vec::new(),
+            capabilities: script.capabilities,
             minted: 0,
         }
     }
@@ -382,8 +468,12 @@ impl Artifacts {
                     "assetToken": asset_token(&a.slug),
                     "title": a.title,
                     "favicon": a.favicon,
-                    "mode": "owner",
-                    "perm": {"role": "owner", "mode": "owner"},
+                    "mode": if a.rel == "mine" { "owner" } else { "shared" },
+                    "perm": if a.rel == "mine" {
+                        json!({"role": "owner", "mode": "owner"})
+                    } else {
+                        json!({"role": "reader", "mode": "shared"})
+                    },
                     "shared": "",
                 }),
             ),
@@ -396,20 +486,108 @@ impl Artifacts {
             return not_found();
         };
         if token != Some(asset_token(slug).as_str()) {
-            return Reply {
-                status: 403,
-                body: Value::String("forbidden".into()),
-                content_type: "text/plain",
-                applied: false,
-            };
+            return Reply::text(403, "forbidden", "text/plain");
         }
         match a.versions.iter().find(|v| v.id == ver) {
             None => not_found(),
-            Some(v) => Reply {
-                status: 200,
-                body: Value::String(v.html.clone()),
-                content_type: "text/html; charset=utf-8",
-                applied: false,
+            Some(v) => Reply::text(200, &v.html, "text/html; charset=utf-8"),
+        }
+    }
+
+    /// `GET /api/frame/frames?limit=N`: the account's artifacts, most recently published first,
+    /// each with whose it is (`rel`).
+    pub fn frames(&self, limit: usize) -> Reply {
+        let mut rows: Vec<&Artifact> = self.artifacts.iter().collect();
+        rows.sort_by(|a, b| b.updated_at.cmp(&a.updated_at));
+        let frames: Vec<Value> = rows
+            .into_iter()
+            .take(limit)
+            .map(|a| {
+                json!({
+                    "slug": a.slug,
+                    "title": a.title,
+                    "favicon": a.favicon,
+                    "rel": a.rel,
+                    "updatedAt": a.updated_at,
+                })
+            })
+            .collect();
+        Reply::json(200, json!({"frames": frames}))
+    }
+
+    /// `GET /api/frame/contract/{latest|version}`: the contract's version and capabilities.
+    pub fn contract(&self, version: &str) -> Reply {
+        if version != "latest" && version != CONTRACT_VERSION {
+            return not_found();
+        }
+        Reply::json(
+            200,
+            json!({"version": CONTRACT_VERSION, "capabilities": self.capabilities}),
+        )
+    }
+
+    /// The asset store of an artifact the account may write, or the refusal as (status, text):
+    /// a 404 `not found` (2.1.235 reads that text as "no such artifact"), a 403 `not a writer`.
+    fn writable_store(&mut self, slug: &str) -> Result<&mut AssetStore, (u16, &'static str)> {
+        match self.find(slug) {
+            Some(a) if a.rel == "mine" => Ok(&mut a.assets),
+            Some(_) => Err((403, "not a writer")),
+            None => Err((404, "not found")),
+        }
+    }
+
+    pub fn asset_upload(&mut self, slug: &str, content_type: &str, bytes: &[u8]) -> Reply {
+        match self.writable_store(slug) {
+            Ok(store) => {
+                let (status, body, stored) = store.upload(slug, content_type, bytes);
+                Reply {
+                    applied: stored,
+                    ..Reply::json(status, body)
+                }
+            }
+            Err((status, text)) => Reply::text(status, text, "text/plain"),
+        }
+    }
+
+    pub fn asset_list(&mut self, slug: &str, body: &Value) -> Reply {
+        match self.writable_store(slug) {
+            Ok(store) => {
+                let (status, body) = store.list(body);
+                Reply::json(status, body)
+            }
+            Err((status, text)) => Reply::text(status, text, "text/plain"),
+        }
+    }
+
+    pub fn asset_delete(&mut self, slug: &str, id: &str) -> Reply {
+        match self.writable_store(slug) {
+            Ok(store) => {
+                let (body, deleted) = store.delete(id);
+                Reply {
+                    applied: deleted,
+                    ..Reply::json(200, body)
+                }
+            }
+            Err((status, text)) => Reply::text(status, text, "text/plain"),
+        }
+    }
+
+    /// `GET /_f/{ver}/_blob/{id}?__frame_t=…` on the frame host: the asset's bytes, typed.
+    pub fn asset_read(&mut self, slug: &str, ver: &str, id: &str, token: Option<&str>) -> Reply {
+        let Some(a) = self.find(slug) else {
+            return not_found();
+        };
+        if token != Some(asset_token(slug).as_str()) {
+            return Reply::text(403, "forbidden", "text/plain");
+        }
+        if !a.versions.iter().any(|v| v.id == ver) {
+            return not_found();
+        }
+        match a.assets.get(id) {
+            None => Reply::text(404, "not found", "text/plain"),
+            Some(asset) => Reply {
+                bytes: Some(asset.bytes.clone()),
+                ..Reply::text(200, "", &asset.content_type)
             },
         }
     }
@@ -461,6 +639,9 @@ impl Artifacts {
                         html: content.to_owned(),
                     }],
                     threads: Vec::new(),
+                    rel: "mine".into(),
+                    updated_at: seed_time(),
+                    assets: AssetStore::default(),
                 });
                 applied(json!({"slug": slug, "version": "v1"}))
             }
@@ -548,9 +729,7 @@ fn not_found() -> Reply {
 
 fn applied(body: Value) -> Reply {
     Reply {
-        status: 200,
-        body,
-        content_type: "application/json",
         applied: true,
+        ..Reply::json(200, body)
     }
 }

@@ -58,8 +58,17 @@ where
         .route("/api/frame/deploy/direct", post(deploy))
         .route("/api/frame/comments/{slug}", get(comments))
         .route("/api/frame/comments/{slug}/{thread}", post(reply))
+        .route("/api/frame/frames", get(frames))
+        .route("/api/frame/contract/{version}", get(contract))
+        .route("/api/frame/blob/{slug}/agent-upload", post(asset_upload))
+        .route("/api/frame/blob/{slug}/agent-list", post(asset_list))
+        .route(
+            "/api/frame/blob/{slug}/{id}/agent-delete",
+            post(asset_delete),
+        )
         .route("/api/frame/{slug}", get(boot))
         .route("/_f/{ver}/", get(content))
+        .route("/_f/{ver}/_blob/{id}", get(asset_read))
 }
 
 struct Seen {
@@ -138,26 +147,27 @@ async fn serve(
             .body(Body::from_stream(broken))
             .expect("valid");
     }
-    let (status, content_type, text) = match (&scripted, reply) {
+    let (status, content_type, body) = match (&scripted, reply) {
         (Some(a), reply) if a.status.is_some() || a.body.is_some() => (
             a.status.or(reply.as_ref().map(|r| r.status)).unwrap_or(200),
-            "application/json",
-            a.body.clone().unwrap_or_default(),
+            "application/json".to_owned(),
+            Body::from(a.body.clone().unwrap_or_default()),
         ),
         (_, Some(r)) => (
             r.status,
             r.content_type,
-            match r.body {
-                Value::String(s) => s,
-                other => other.to_string(),
+            match (r.bytes, r.body) {
+                (Some(bytes), _) => Body::from(bytes),
+                (None, Value::String(s)) => Body::from(s),
+                (None, other) => Body::from(other.to_string()),
             },
         ),
-        _ => (200, "application/json", String::new()),
+        _ => (200, "application/json".to_owned(), Body::empty()),
     };
     Response::builder()
         .status(StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR))
         .header("content-type", content_type)
-        .body(Body::from(text))
+        .body(body)
         .expect("valid response")
 }
 
@@ -179,6 +189,16 @@ async fn boot(
 }
 
 /// The frame host names the artifact: `{slug}.frame.claudeusercontent.com`.
+fn frame_slug(uri: &Uri, headers: &HeaderMap) -> String {
+    let host = headers
+        .get("host")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+        .or_else(|| uri.authority().map(|a| a.to_string()))
+        .unwrap_or_default();
+    host.split('.').next().unwrap_or_default().to_owned()
+}
+
 async fn content(
     State(state): State<ArtifactsState>,
     Path(ver): Path<String>,
@@ -186,13 +206,7 @@ async fn content(
     headers: HeaderMap,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
-    let host = headers
-        .get("host")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned)
-        .or_else(|| uri.authority().map(|a| a.to_string()))
-        .unwrap_or_default();
-    let slug = host.split('.').next().unwrap_or_default().to_owned();
+    let slug = frame_slug(&uri, &headers);
     let token = query.get("__frame_t").cloned();
     let seen = Seen {
         op: ArtifactOp::Content,
@@ -266,4 +280,134 @@ async fn reply(
         body: body.clone(),
     };
     serve(state, seen, move |a| a.reply(&slug, &thread, &body)).await
+}
+
+async fn asset_read(
+    State(state): State<ArtifactsState>,
+    Path((ver, id)): Path<(String, String)>,
+    uri: Uri,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    let slug = frame_slug(&uri, &headers);
+    let token = query.get("__frame_t").cloned();
+    let seen = Seen {
+        op: ArtifactOp::AssetRead,
+        method: Method::GET,
+        path: uri.path().to_owned(),
+        slug: Some(slug.clone()),
+        bearer: bearer(&state, &headers),
+        body: json!({"token_matches": token.as_deref() == Some(super::artifacts::asset_token(&slug).as_str())}),
+    };
+    serve(state, seen, move |a| {
+        a.asset_read(&slug, &ver, &id, token.as_deref())
+    })
+    .await
+}
+
+async fn frames(
+    State(state): State<ArtifactsState>,
+    uri: Uri,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    let limit = query
+        .get("limit")
+        .and_then(|l| l.parse().ok())
+        .unwrap_or(200);
+    let seen = Seen {
+        op: ArtifactOp::Frames,
+        method: Method::GET,
+        path: uri.to_string(),
+        slug: None,
+        bearer: bearer(&state, &headers),
+        body: Value::Null,
+    };
+    serve(state, seen, move |a| a.frames(limit)).await
+}
+
+async fn contract(
+    State(state): State<ArtifactsState>,
+    Path(version): Path<String>,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
+    let seen = Seen {
+        op: ArtifactOp::Contract,
+        method: Method::GET,
+        path: uri.path().to_owned(),
+        slug: None,
+        bearer: bearer(&state, &headers),
+        body: Value::Null,
+    };
+    serve(state, seen, move |a| a.contract(&version)).await
+}
+
+/// The upload's body is the file: recorded by its type, size and digest.
+async fn asset_upload(
+    State(state): State<ArtifactsState>,
+    Path(slug): Path<String>,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let content_type = headers
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    let seen = Seen {
+        op: ArtifactOp::AssetUpload,
+        method: Method::POST,
+        path: uri.path().to_owned(),
+        slug: Some(slug.clone()),
+        bearer: bearer(&state, &headers),
+        body: json!({
+            "content_type": content_type,
+            "bytes": body.len(),
+            "sha256": format!("{:x}", Sha256::digest(&body)),
+        }),
+    };
+    serve(state, seen, move |a| {
+        a.asset_upload(&slug, &content_type, &body)
+    })
+    .await
+}
+
+async fn asset_list(
+    State(state): State<ArtifactsState>,
+    Path(slug): Path<String>,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    let seen = Seen {
+        op: ArtifactOp::AssetList,
+        method: Method::POST,
+        path: uri.path().to_owned(),
+        slug: Some(slug.clone()),
+        bearer: bearer(&state, &headers),
+        body: body.clone(),
+    };
+    serve(state, seen, move |a| a.asset_list(&slug, &body)).await
+}
+
+async fn asset_delete(
+    State(state): State<ArtifactsState>,
+    Path((slug, id)): Path<(String, String)>,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    let seen = Seen {
+        op: ArtifactOp::AssetDelete,
+        method: Method::POST,
+        path: uri.path().to_owned(),
+        slug: Some(slug.clone()),
+        bearer: bearer(&state, &headers),
+        body,
+    };
+    serve(state, seen, move |a| a.asset_delete(&slug, &id)).await
 }

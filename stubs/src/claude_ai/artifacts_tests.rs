@@ -30,8 +30,12 @@ fn script(answers: Vec<ArtifactAnswer>) -> ArtifactsScript {
                     created_at: "2026-11-30T12:00:00Z".into(),
                 }],
             }],
+            rel: "mine".into(),
+            updated_at: "2026-11-30T12:00:00Z".into(),
+            assets: Vec::new(),
         }],
         answers,
+        ..ArtifactsScript::default()
     }
 }
 
@@ -260,4 +264,138 @@ fn script_errors_name_the_field() {
     let s = script(vec![answer(ArtifactOp::Deploy, false, true, Some(500))]);
     assert!(s.validate().unwrap_err().contains("`drop` sends no answer"));
     assert!(script(Vec::new()).validate().is_ok());
+}
+
+#[tokio::test]
+async fn an_uploaded_asset_is_listed_served_on_the_frame_host_and_deleted() {
+    let mock = mock(Vec::new()).await;
+    let client = reqwest::Client::new();
+    let blob = |rest: &str| format!("{}/api/frame/blob/{SLUG}/{rest}", mock.base_url());
+    let up = client
+        .post(blob("agent-upload"))
+        .bearer_auth("tok")
+        .header("content-type", "image/png")
+        .body(b"PNGDATA".to_vec())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(up.status().as_u16(), 200);
+    let echo: Value = up.json().await.unwrap();
+    let id = echo["opaque_id"].as_str().unwrap().to_owned();
+    assert_eq!(echo["size_bytes"], 7);
+    let listing: Value = client
+        .post(blob("agent-list"))
+        .json(&json!({"limit": 50}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(listing["assets"][0]["opaque_id"], id.as_str());
+    assert_eq!(listing["usage"]["files"], 1);
+    let read = |token: &'static str| {
+        client
+            .get(format!(
+                "{}/_f/v1/_blob/{id}?__frame_t={token}",
+                mock.base_url()
+            ))
+            .header("host", frame_host(SLUG))
+            .send()
+    };
+    assert_eq!(read("wrong").await.unwrap().status().as_u16(), 403);
+    let served = read("asset-0a1b2c3d").await.unwrap();
+    assert_eq!(served.headers()["content-type"], "image/png");
+    assert_eq!(served.bytes().await.unwrap().as_ref(), b"PNGDATA");
+    let deleted: Value = client
+        .post(blob(&format!("{id}/agent-delete")))
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(deleted, json!({"deleted": true}));
+    let ops: Vec<(ArtifactOp, u16, bool)> = mock
+        .claude_ai
+        .artifact_requests()
+        .iter()
+        .map(|r| (r.op, r.status, r.applied))
+        .collect();
+    assert_eq!(
+        ops,
+        [
+            (ArtifactOp::AssetUpload, 200, true),
+            (ArtifactOp::AssetList, 200, false),
+            (ArtifactOp::AssetRead, 403, false),
+            (ArtifactOp::AssetRead, 200, false),
+            (ArtifactOp::AssetDelete, 200, true),
+        ]
+    );
+    let recorded = &mock.claude_ai.artifact_requests()[0].body;
+    assert_eq!(recorded["bytes"], 7);
+    assert_eq!(recorded["content_type"], "image/png");
+}
+
+#[tokio::test]
+async fn the_listing_is_most_recent_first_and_the_contract_names_its_capabilities() {
+    let mut script = script(Vec::new());
+    let mut shared = script.artifacts[0].clone();
+    shared.slug = "0a1b2c3d-0000-4000-8000-00000000beef".into();
+    shared.rel = "shared".into();
+    shared.updated_at = "2026-12-01T09:00:00Z".into();
+    shared.threads.clear();
+    script.artifacts.push(shared);
+    let mock = ClaudeAiMock::serve(ClaudeAi::new(Vec::new()).with_artifacts(script, None))
+        .await
+        .unwrap();
+    let get = |path: &str| {
+        reqwest::Client::new()
+            .get(format!("{}{path}", mock.base_url()))
+            .send()
+    };
+    let frames: Value = get("/api/frame/frames?limit=200")
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let rels: Vec<&str> = frames["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rel"].as_str().unwrap())
+        .collect();
+    assert_eq!(rels, ["shared", "mine"]);
+    let contract: Value = get("/api/frame/contract/latest")
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        contract,
+        json!({"version": CONTRACT_VERSION, "capabilities": ["assets"]})
+    );
+    assert_eq!(
+        get("/api/frame/contract/9.9.9")
+            .await
+            .unwrap()
+            .status()
+            .as_u16(),
+        404
+    );
+    // Someone else's artifact: its store is not this account's to write.
+    let refused = reqwest::Client::new()
+        .post(format!(
+            "{}/api/frame/blob/0a1b2c3d-0000-4000-8000-00000000beef/agent-list",
+            mock.base_url()
+        ))
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status().as_u16(), 403);
+    assert_eq!(refused.text().await.unwrap(), "not a writer");
 }

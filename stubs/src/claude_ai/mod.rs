@@ -12,6 +12,7 @@
 //! ([`ProjectScript`]) answers on both of its transports, the organization routes and the session
 //! route, and its state after a run is what checks read.
 
+mod artifact_assets;
 mod artifacts;
 mod artifacts_routes;
 #[cfg(test)]
@@ -29,9 +30,10 @@ mod projects_routes;
 mod projects_tests;
 mod server;
 
+pub use artifact_assets::{Asset, AssetSeed, AssetStore};
 pub use artifacts::{
     frame_host, Artifact, ArtifactAnswer, ArtifactOp, ArtifactRequest, ArtifactSeed,
-    ArtifactsScript, CommentSeed, ThreadSeed, MINTED_SLUGS,
+    ArtifactsScript, CommentSeed, ThreadSeed, CONTRACT_VERSION, MINTED_SLUGS,
 };
 pub use design::{
     Bearer, DesignAnswer, DesignEndpoint, DesignMethod, DesignRequest, DesignScript, DesignTool,
