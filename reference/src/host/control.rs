@@ -598,7 +598,10 @@ fn can_use_tool(ask: &Ask) -> Value {
         map.insert("classifier_approvable".into(), json!(prompt.approvable));
     }
     map.insert("tool_use_id".into(), json!(ask.tool_use_id));
-    if ask.interactive {
+    if prompt.suppress_always_allow {
+        map.insert("suppress_always_allow_rule".into(), json!(true));
+    }
+    if ask.interactive || prompt.requires_interaction {
         map.insert("requires_user_interaction".into(), json!(true));
     }
     request

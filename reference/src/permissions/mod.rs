@@ -46,8 +46,17 @@ pub enum RefusalKind {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ToolCheck {
     Allow,
-    Deny { message: String, reason: String },
-    Ask { message: String, reason: String },
+    Deny {
+        message: String,
+        reason: String,
+    },
+    Ask {
+        message: String,
+        reason: String,
+    },
+    /// A question the tool words whole: its reason and kind, what a host is told, and whether
+    /// "allow always" is offered (2.1.235's Artifact asset actions).
+    Question(Box<Prompt>),
 }
 
 /// The text 2.1.235 gives when the mode refuses without asking.
@@ -71,7 +80,7 @@ fn safety_question(
         reason: Some(message),
         reason_type: Some("safetyCheck"),
         approvable: true,
-        message: None,
+        ..Prompt::default()
     }
 }
 
@@ -211,7 +220,10 @@ impl Permissions {
                 kind: RefusalKind::Denied("safetyCheck"),
                 reason: Some(reason),
             }),
-            ToolCheck::Ask { .. } if self.mode == Mode::DontAsk => refuse(dont_ask(tool), "mode"),
+            ToolCheck::Ask { .. } | ToolCheck::Question(_) if self.mode == Mode::DontAsk => {
+                refuse(dont_ask(tool), "mode")
+            }
+            ToolCheck::Question(prompt) => Decision::Ask(*prompt),
             // Nobody to ask (-p): 2.1.235 refuses with the check's own message.
             // An ask without a reason (a Workflow review) is no safety check: 2.1.235 names none.
             ToolCheck::Ask { message, reason } => Decision::Ask(Prompt {

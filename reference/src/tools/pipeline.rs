@@ -420,7 +420,10 @@ fn ask(
         tool: name,
         input,
         tool_use_id: id,
-        description: describe(name, input, &ctx.cwd, &ctx.home),
+        description: prompt
+            .description
+            .clone()
+            .or_else(|| describe(name, input, &ctx.cwd, &ctx.home)),
         about: tool.description(),
         prompt,
         interactive: false,

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use serde_json::Value;
 
 /// What the user is asked about a call, as the control protocol's `can_use_tool` carries it.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Prompt {
     /// The refusal's text when nobody can be asked.
     pub unanswered: String,
@@ -21,6 +21,14 @@ pub struct Prompt {
     pub approvable: bool,
     /// What the tool's own check says on the card (a ClaudeDesign consent or grant text).
     pub message: Option<String>,
+    /// The question's own description for a host (`description`), where the tool words it
+    /// (an Artifact asset action's); else the call is described by its input.
+    pub description: Option<String>,
+    /// "Allow always" is not offered: only this one call is answered
+    /// (`suppress_always_allow_rule`).
+    pub suppress_always_allow: bool,
+    /// Only a person may answer, never an automatic approver (`requires_user_interaction`).
+    pub requires_interaction: bool,
 }
 
 /// One question to the user about a tool call.
