@@ -3,7 +3,8 @@
 //! HTML on the artifact's frame host `GET /_f/{ver}/?__frame_t=…`, the publish
 //! `POST /api/frame/deploy/direct` (its `baseVersion` the server's precondition), the comments
 //! `GET /api/frame/comments/{slug}` and a reply `POST /api/frame/comments/{slug}/{thread}`.
-//! A publish whose answer never arrived is `Deploy::Unknown`: it may have landed.
+//! A publish whose answer never arrived is `Deploy::Unknown`: it may have landed. The listing is
+//! `list`, the asset store `assets`, the capability contract `contract`.
 
 use serde_json::{json, Value};
 
@@ -11,7 +12,7 @@ use crate::account::login::OAuthConfig;
 use crate::limits;
 
 pub struct Api {
-    http: reqwest::Client,
+    pub(super) http: reqwest::Client,
     base: String,
     token: String,
 }
@@ -22,6 +23,8 @@ pub struct Boot {
     pub ver: String,
     pub asset_token: String,
     pub title: String,
+    /// The account owns it (`perm.role`), so reading its assets needs no question.
+    pub owner: bool,
 }
 
 #[derive(Debug)]
@@ -68,7 +71,8 @@ impl Api {
         }
     }
 
-    fn request(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
+    /// A request to the artifact service with the login's bearer and the client's headers.
+    pub(super) fn request(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
         let mut r = self
             .http
             .request(method, format!("{}{path}", self.base))
@@ -105,6 +109,7 @@ impl Api {
                 ver: ver.to_owned(),
                 asset_token: token.to_owned(),
                 title: body["title"].as_str().unwrap_or_default().to_owned(),
+                owner: body["perm"]["role"] == "owner",
             }),
             _ => Err("artifact read failed: incomplete boot response".into()),
         }
@@ -240,6 +245,6 @@ fn unknown(e: &reqwest::Error) -> String {
 }
 
 /// `s` with every byte but RFC 3986's unreserved characters percent-encoded.
-fn unreserved(s: &str) -> String {
+pub(super) fn unreserved(s: &str) -> String {
     percent_encoding::utf8_percent_encode(s, crate::net::UNRESERVED).to_string()
 }

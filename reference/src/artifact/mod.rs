@@ -1,12 +1,18 @@
 //! Artifacts (seed 004 §Artifact): HTML or Markdown pages published to claude.ai, a remote side
 //! effect no file rewind undoes. `auth` is the subscription-login gate with its distinct
 //! refusals, `api` the service's routes, `text` URLs, titles and the comment rendering,
-//! `publish` the publish with its guards. The tool is `tools/artifact.rs`; the live version is
+//! `publish` the publish with its guards, `contract` the capability contract a publish declares
+//! against, `list` the account's listing, `assets` each artifact's asset store. The tool is
+//! `tools/artifact.rs`; the live version is
 //! read through WebFetch of the artifact's URL ([`read_live`]), as 2.1.235 does, and only a
 //! session that has read the live version (or published it itself) may publish over it.
 
 pub mod api;
+pub mod assets;
 pub mod auth;
+pub mod contract;
+pub mod input;
+pub mod list;
 pub mod publish;
 pub mod text;
 
@@ -26,6 +32,11 @@ pub struct Session {
     pub seen: HashMap<String, String>,
     /// Published file → its slug, so a republish of the same file updates the same artifact.
     pub published: HashMap<PathBuf, String>,
+    /// Artifacts the user let this session upload assets to: further uploads do not ask.
+    pub uploads_approved: std::collections::HashSet<String>,
+    /// Slug → the capabilities this session last declared for it: a republish that leaves the
+    /// field out keeps them (the service carries them forward) and reports them.
+    pub capabilities: HashMap<String, Value>,
 }
 
 /// Whether the tool is offered. 2.1.235 withholds it from `-p` sessions unless
@@ -70,6 +81,16 @@ pub fn offered_at_terminal(home: &Path, api_key: bool) -> bool {
 /// The comment actions (2.1.235: `CLAUDE_CODE_ARTIFACT_COMMENTS`, else a feature flag).
 pub fn comments_offered() -> bool {
     switched_on("CLAUDE_CODE_ARTIFACT_COMMENTS")
+}
+
+/// The asset actions: on unless `CLAUDE_CODE_ARTIFACT_ASSETS` turns them off (2.1.235's `w9a`).
+pub fn assets_offered() -> bool {
+    !std::env::var("CLAUDE_CODE_ARTIFACT_ASSETS").is_ok_and(|v| {
+        matches!(
+            v.trim().to_ascii_lowercase().as_str(),
+            "0" | "false" | "no" | "off"
+        )
+    })
 }
 
 /// WebFetch of an artifact URL while the tool is offered: the live version read with the login

@@ -24,14 +24,27 @@ pub struct Request {
     pub label: Option<String>,
     pub url: Option<String>,
     pub force: bool,
+    /// `contract` and `capabilities` as `contract::publish_fields` stamped them (empty: none).
+    pub contract: Map<String, Value>,
 }
 
+/// 2.1.235's line for a publish in a session that cannot hold a live watch (`-p`).
+pub const NO_WATCH: &str = "Live subscription: skipped \u{2014} only an interactive or SDK main-loop session holds the watch (not a subagent, teammate, background, or print session).";
+
+/// A publish that landed: what the model reads and the structured result.
+pub struct Published {
+    pub text: String,
+    pub structured: Value,
+}
+
+/// `print`: the session is `-p`, which holds no live watch of what it published.
 pub fn publish(
     req: &Request,
     home: &Path,
     session: &mut Session,
     runtime: &tokio::runtime::Handle,
-) -> Result<String, String> {
+    print: bool,
+) -> Result<Published, String> {
     let token = auth::token(home)?;
     let path = &req.file_path;
     let ext = path
@@ -105,17 +118,49 @@ pub fn publish(
     if let Some(base) = &base {
         body.insert("baseVersion".into(), json!(base));
     }
+    body.extend(req.contract.clone());
     body.insert("content".into(), json!(content));
     let api = Api::new(token);
     match runtime.block_on(api.deploy(&Value::Object(body))) {
         Deploy::Published { slug, version } => {
             session.seen.insert(slug.clone(), version.clone());
             session.published.insert(path.clone(), slug.clone());
-            Ok(format!(
-                "Published {} at {} (version {version}). Artifacts are private unless shared from the page's share menu; to update this one, publish the same file again in this conversation, which keeps the URL.",
-                path.display(),
-                text::viewer_url(&slug)
-            ))
+            let url = text::viewer_url(&slug);
+            let watch = if print {
+                format!("\n\n{NO_WATCH}")
+            } else {
+                String::new()
+            };
+            let mut structured = json!({
+                "url": url,
+                "path": path,
+                "title": title,
+                "updated": target.is_some(),
+                "version": version,
+            });
+            match req.contract.get("capabilities") {
+                Some(declared) => {
+                    session.capabilities.insert(slug.clone(), declared.clone());
+                }
+                None => {
+                    if let Some(kept) = session.capabilities.get(&slug) {
+                        structured["capabilities"] = kept.clone();
+                    }
+                }
+            }
+            if let Some(o) = structured.as_object_mut() {
+                o.extend(req.contract.clone());
+                if print {
+                    o.insert("liveSubscription".into(), json!("publish_context"));
+                }
+            }
+            Ok(Published {
+                text: format!(
+                    "Published {} at {url}{watch}\n\nTo update: republish the same file path in this conversation (keeps this URL), or pass the URL as `url` from any other conversation \u{2014} publishing without `url` from a conversation that didn't publish this artifact creates a separate artifact rather than updating this one. Artifacts are private unless shared from the page's share menu; with Claude Code on the web, the user can browse theirs at claude.ai/code/artifacts.",
+                    path.display()
+                ),
+                structured,
+            })
         }
         Deploy::Conflict { .. } => Err(CONFLICT.into()),
         Deploy::Failed(message) => Err(message),

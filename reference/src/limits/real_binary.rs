@@ -452,6 +452,12 @@ pub const ALL_REAL_BINARY: &[&Limit] = &[
     &ARTIFACT_REPLY_MAX_BYTES,
     &ARTIFACT_READ_TIMEOUT,
     &ARTIFACT_DEPLOY_TIMEOUT,
+    &ARTIFACT_LIST_DEFAULT,
+    &ARTIFACT_LIST_MAX,
+    &ARTIFACT_LIST_WINDOW,
+    &ARTIFACT_ASSET_MAX_BYTES,
+    &ARTIFACT_ASSET_SVG_MAX_BYTES,
+    &ARTIFACT_ASSET_LIST_PAGE,
     &REPORT_FINDINGS_MAX_ITEMS,
     &REPORT_FINDINGS_SHORT_SUMMARY_MAX,
     &REPORT_FINDINGS_CATEGORY_MAX,
@@ -1344,6 +1350,78 @@ pub const ARTIFACT_DEPLOY_TIMEOUT: Limit = Limit {
         case: "bundle (recon artifact14): POST /api/frame/deploy/direct, timeout 60000",
     },
     what: "Timeout of an artifact publish.",
+};
+
+pub const ARTIFACT_LIST_DEFAULT: Limit = Limit {
+    name: "tools.artifact.list_default",
+    value: 25,
+    unit: Unit::Entries,
+    kind: Kind::Fact,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon artifact-assets): Artifact `limit` describe \"default 25\", WdS=25",
+    },
+    what: "Artifacts an Artifact `list` returns when no `limit` is given.",
+};
+
+pub const ARTIFACT_LIST_MAX: Limit = Limit {
+    name: "tools.artifact.list_max",
+    value: 50,
+    unit: Unit::Entries,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon artifact-assets): Artifact input schema limit int min 1 max 50",
+    },
+    what: "Largest `limit` an Artifact `list` takes.",
+};
+
+pub const ARTIFACT_LIST_WINDOW: Limit = Limit {
+    name: "tools.artifact.list_window",
+    value: 200,
+    unit: Unit::Entries,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon artifact-assets): GET /api/frame/frames?limit=${Enf}, Enf=200",
+    },
+    what: "Rows of the account's artifact listing one `list` fetches; a full window marks the result truncated.",
+};
+
+pub const ARTIFACT_ASSET_MAX_BYTES: Limit = Limit {
+    name: "tools.artifact.asset_max",
+    value: 20_971_520,
+    unit: Unit::Bytes,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon artifact-assets): hCe=20971520, the per-asset upload and read cap",
+    },
+    what: "Largest artifact asset uploaded or saved.",
+};
+
+pub const ARTIFACT_ASSET_SVG_MAX_BYTES: Limit = Limit {
+    name: "tools.artifact.asset_svg_max",
+    value: 2_097_152,
+    unit: Unit::Bytes,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon artifact-assets): ilS=2097152 for image/svg+xml",
+    },
+    what: "Largest SVG artifact asset uploaded.",
+};
+
+pub const ARTIFACT_ASSET_LIST_PAGE: Limit = Limit {
+    name: "tools.artifact.asset_list_page",
+    value: 50,
+    unit: Unit::Entries,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon artifact-assets): agent-list body limit alS=50",
+    },
+    what: "Assets one list_assets asks for.",
 };
 
 pub const REPORT_FINDINGS_MAX_ITEMS: Limit = Limit {
