@@ -61,6 +61,11 @@ static NEXT_RUN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)(next run:? )[A-Z][a-z]{2} \d{1,2} \d{1,2}:\d{2}(am|pm)").unwrap()
 });
 
+/// A file's identity as `device:inode:size:mtime-ns` (2.1.235 pins an approved Artifact upload's
+/// file by it, in the input it asks the host about): the machine's and the clock's.
+static FILE_IDENTITY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b\d+:\d+:\d+:\d{12,}\b").unwrap());
+
 /// A task's measured duration, in its result and notification texts.
 static DURATION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(duration_ms(?::\s*|>))\d+").unwrap());
@@ -108,6 +113,7 @@ pub fn redact(run: &RunOutcome, s: &str) -> String {
     let s = MCP_BLOB.replace_all(&s, "mcp-resource-{ms}-${1}-{rand}");
     let s = DURATION.replace_all(&s, "${1}{ms}");
     let s = NEXT_RUN.replace_all(&s, "${1}{when}");
+    let s = FILE_IDENTITY.replace_all(&s, "{file-identity}");
     let s = UUID.replace_all(&s, "{uuid}");
     let s = DATE.replace_all(&s, "{date}");
     let s = PLAN_FILE.replace_all(&s, ".claude/plans/{slug}.md");
@@ -120,6 +126,15 @@ pub fn redact(run: &RunOutcome, s: &str) -> String {
 #[cfg(test)]
 mod next_run_tests {
     use super::*;
+
+    #[test]
+    fn a_file_identity_is_the_machine_s_and_goes() {
+        assert_eq!(
+            FILE_IDENTITY.replace_all("65024:10101521:14:1796452927272824423", "{file-identity}"),
+            "{file-identity}"
+        );
+        assert_eq!(FILE_IDENTITY.replace_all("12:30:45", "x"), "12:30:45");
+    }
 
     #[test]
     fn when_a_task_runs_next_is_the_clock_s_and_goes() {
