@@ -334,6 +334,13 @@ fn respond(
             };
             (RequestKind::Agent { agent: label, n }, response)
         }
+        Classified::Side(why) if why == "count_tokens" => {
+            let counted = serde_json::json!({"input_tokens": counted_tokens(played)});
+            (
+                RequestKind::Side(why),
+                json_response(StatusCode::OK, &counted),
+            )
+        }
         Classified::Side(why) => {
             // A structured request gets JSON its schema accepts (one string per required key).
             let text = match played.pointer("/output_config/format/schema/required") {
@@ -490,6 +497,26 @@ fn classify(method: &Method, path: &str, body: &Value, config: &StubConfig) -> C
         Some(model) => Classified::Side(format!("model {model}")),
         None => Classified::Side("no model".into()),
     }
+}
+
+/// A `count_tokens` answer: the request's message text at four characters a token (rounded),
+/// the estimate a client makes itself, so a count agrees with what the scenario's sizes imply.
+fn counted_tokens(body: &Value) -> u64 {
+    fn chars(v: &Value) -> usize {
+        match v {
+            Value::String(s) => s.chars().count(),
+            Value::Array(items) => items.iter().map(chars).sum(),
+            Value::Object(o) => o.get("text").or_else(|| o.get("content")).map_or(0, chars),
+            _ => 0,
+        }
+    }
+    let total: usize = body["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|m| chars(&m["content"]))
+        .sum();
+    (total as f64 / 4.0).round() as u64
 }
 
 /// The scripted loop whose marker the request's first user message contains, if any.
