@@ -237,6 +237,54 @@ impl Client {
         request
     }
 
+    /// `POST /v1/messages/count_tokens?beta=true`: the input tokens of `text` as one user message
+    /// on `model`, or `None` when the API gives no count (an error, no number, a provider
+    /// without the endpoint). No retries beyond the one request: a count only refines an
+    /// estimate the caller already has.
+    pub async fn count_tokens(&self, model: &str, text: &str) -> Option<u64> {
+        if super::vertex::on() {
+            return None;
+        }
+        let body = serde_json::json!({
+            "model": model,
+            "messages": [{"role": "user", "content": text}],
+            "tools": [],
+        });
+        // The main request's betas the counting endpoint takes, then its own.
+        const COUNTED: [&str; 3] = [
+            "claude-code-20250219",
+            "interleaved-thinking-2025-05-14",
+            "context-management-2025-06-27",
+        ];
+        let mut betas: Vec<String> = wire::betas(Role::Main, &body)
+            .into_iter()
+            .filter(|b| COUNTED.contains(&b.as_str()))
+            .collect();
+        betas.push("token-counting-2024-11-01".into());
+        let mut request = self
+            .http
+            .post(format!(
+                "{}/v1/messages/count_tokens?beta=true",
+                self.base_url
+            ))
+            .header("anthropic-version", "2023-06-01")
+            .header("content-type", "application/json")
+            .header("anthropic-beta", betas.join(","))
+            .header("x-app", "cli")
+            .header("x-claude-code-session-id", &self.session_id)
+            .body(body.to_string());
+        if let Some(key) = &self.api_key {
+            request = request.header("x-api-key", key);
+        } else if let Some(token) = &self.oauth_token {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().await.ok()?;
+        if !response.status().is_success() {
+            return None;
+        }
+        response.json::<Value>().await.ok()?["input_tokens"].as_u64()
+    }
+
     async fn stream(
         &self,
         body: &Value,

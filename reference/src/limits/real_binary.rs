@@ -360,6 +360,9 @@ pub const ALL_REAL_BINARY: &[&Limit] = &[
     &SESSION_TITLE_MIN_PROMPT,
     &TOOL_RESULT_PREVIEW,
     &READ_MAX_FILE_BYTES,
+    &READ_MAX_TOKENS,
+    &READ_TOKEN_COUNT_SHARE,
+    &READ_MAX_CHARS_PER_TOKEN,
     &BASH_DEFAULT_TIMEOUT,
     &BASH_MAX_TIMEOUT,
     &MCP_STDIO_EXIT_WAIT,
@@ -645,6 +648,42 @@ pub const READ_MAX_FILE_BYTES: Limit = Limit {
     approx: false,
     source: Source::RealBinary { case: "Read of a 300 KB file: `exceeds maximum allowed size (256KB)`; 262,144 bytes pass" },
     what: "Largest file Read returns without a limit; larger ones are refused (the check is skipped when limit is given).",
+};
+
+pub const READ_MAX_TOKENS: Limit = Limit {
+    name: "tools.read.max_tokens",
+    value: 25_000,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon read-tokens): Oqb=25000, dmt().maxTokens; MaxFileReadTokenExceededError",
+    },
+    what: "Most tokens a Read returns: a whole-file read past it shows a first page, a ranged one is refused.",
+};
+
+pub const READ_TOKEN_COUNT_SHARE: Limit = Limit {
+    name: "tools.read.token_count_share",
+    value: 4,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon read-tokens): aOf returns when the estimate <= maxTokens/4, else counts with count_tokens (recorded: compact.restore/large-file, 28,000 chars)",
+    },
+    what: "A Read whose estimate (4 characters a token, 2 for JSON) passes this share of the cap asks the API to count it.",
+};
+
+pub const READ_MAX_CHARS_PER_TOKEN: Limit = Limit {
+    name: "tools.read.max_chars_per_token",
+    value: 128,
+    unit: Unit::CharsPerToken,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon read-tokens): u_a=128; a ranged read longer than maxTokens*128 chars is refused on the estimate",
+    },
+    what: "A ranged Read longer than the cap times this many characters is refused without counting.",
 };
 
 pub const BASH_DEFAULT_TIMEOUT: Limit = Limit {

@@ -22,6 +22,7 @@ mod plan_mode;
 mod projects;
 mod read;
 mod read_media;
+mod read_tokens;
 mod report_findings;
 mod schedule_wakeup;
 pub mod schema;

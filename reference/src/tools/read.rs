@@ -3,6 +3,7 @@
 
 use serde_json::{json, Value};
 
+use super::read_tokens::Capped;
 use super::{missing_file, object_schema, Access, Tool, ToolContext, ToolError, ToolOutput};
 use crate::limits;
 
@@ -115,29 +116,73 @@ impl Tool for Read {
                 blocks: None,
             });
         }
-        let selected: Vec<&str> = lines.iter().skip(start - 1).take(limit).copied().collect();
+        let mut selected: Vec<&str> = lines.iter().skip(start - 1).take(limit).copied().collect();
+        let asked_whole = start == 1 && input.get("limit").is_none();
+        let raw = selected.join("\n");
+        let count = |text: &str| count_tokens(ctx, text);
+        let capped =
+            super::read_tokens::cap(&raw, &path, asked_whole, count).map_err(ToolError::plain)?;
+        let (excerpt, note) = match capped {
+            Capped::Fits => (None, None),
+            Capped::Page { lines, note } => {
+                selected.truncate(lines);
+                (None, Some(note))
+            }
+            Capped::Excerpt { chars, note } => {
+                let cut: String = raw.chars().take(chars).collect();
+                (Some(cut), Some(note))
+            }
+        };
+        if let Some(cut) = &excerpt {
+            selected = cut.split('\n').collect();
+        }
         let content = selected
             .iter()
             .enumerate()
             .map(|(i, line)| format!("{}\t{line}", start + i))
             .collect::<Vec<_>>()
             .join("\n");
-        let whole = !partial && selected.len() == lines.len();
+        let whole = !partial && note.is_none() && selected.len() == lines.len();
         ctx.files
             .record(&path, if whole { Some(text.clone()) } else { None });
+        let mut structured = file_json(
+            given,
+            &selected.join("\n"),
+            start,
+            selected.len(),
+            lines.len(),
+        );
+        // The note goes with this result, ahead of the round's own reminders.
+        let content = match note {
+            Some(note) => {
+                structured["file"]["truncatedByTokenCap"] = json!(true);
+                format!("{content}\n\n<system-reminder>\n{note}\n</system-reminder>")
+            }
+            None => content,
+        };
         Ok(ToolOutput {
-            structured: file_json(
-                given,
-                &selected.join("\n"),
-                start,
-                selected.len(),
-                lines.len(),
-            ),
+            structured,
             content,
             is_error: None,
             blocks: None,
         })
     }
+}
+
+/// The API's count of `text`, through the session's client; `None` where there is none.
+fn count_tokens(ctx: &ToolContext, text: &str) -> Option<u64> {
+    let agents = ctx.agents.as_ref()?;
+    let config = &agents.config;
+    let client = crate::api::Client::new(
+        config.base_url.clone(),
+        config.api_key.clone(),
+        config.oauth_token.clone(),
+        config.session_id.clone(),
+    )
+    .with_role(crate::api::wire::Role::Helper);
+    agents
+        .runtime
+        .block_on(client.count_tokens(&config.model, text))
 }
 
 fn file_json(path: &str, content: &str, start: usize, num: usize, total: usize) -> Value {
