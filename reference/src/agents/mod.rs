@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-pub use notify::{notification_text, Announcer, Progress};
+pub use notify::{notification_text, Announcer, Progress, WorkflowStep};
 pub use registry::{Registry, Status, Task};
 pub use runner::{AgentModel, Launch, Outcome, Runner};
 

@@ -112,6 +112,22 @@ impl Announcer {
         );
     }
 
+    /// A workflow run's progress: an agent() call started or ended. `entries` is every call the
+    /// run has made so far (`workflow_progress`); `label` the one that moved.
+    pub fn workflow_progress(&self, step: &WorkflowStep, entries: Vec<Value>) {
+        // Never ahead of the Workflow call's own result, whichever thread gets there first.
+        let event = self.system_event(
+            "task_progress",
+            json!({"task_id": step.task_id, "tool_use_id": step.tool_use_id,
+                   "description": step.label,
+                   "usage": {"total_tokens": step.tokens, "tool_uses": step.tool_uses,
+                             "duration_ms": step.started.elapsed().as_millis() as u64},
+                   "last_tool_name": step.label, "summary": step.summary,
+                   "workflow_progress": entries}),
+        );
+        self.out.event_after_result(step.tool_use_id, &event);
+    }
+
     /// An event of a child loop: the parent's fields plus which tool_use launched it.
     pub fn child_event(
         &self,
@@ -151,6 +167,20 @@ pub struct Progress<'a> {
     pub agent_type: &'a str,
     /// The call about to run.
     pub call: &'a Value,
+    pub tokens: u64,
+    pub tool_uses: u64,
+    pub started: std::time::Instant,
+}
+
+/// A workflow run at one agent() call's start or end, for its `task_progress` event.
+pub struct WorkflowStep<'a> {
+    pub task_id: &'a str,
+    pub tool_use_id: &'a str,
+    /// The workflow's description.
+    pub summary: &'a str,
+    /// The call's label.
+    pub label: &'a str,
+    /// The run's tokens and tool calls so far (its ended calls').
     pub tokens: u64,
     pub tool_uses: u64,
     pub started: std::time::Instant,

@@ -306,6 +306,10 @@ resuming it. Each run's journal.jsonl in its transcript directory holds every ag
             cwd: ctx.cwd.clone(),
             transcript_dir: transcript_dir.clone(),
             tool_use_id: ctx.tool_use_id.clone(),
+            task_id: task_id.clone(),
+            summary: parsed.meta.description.clone(),
+            started: std::time::Instant::now(),
+            progress: Default::default(),
         };
         run::start(
             &agents,

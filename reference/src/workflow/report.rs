@@ -218,7 +218,7 @@ pub fn output_file(
 }
 
 /// A short preview of a value: its text (JSON for anything but a string), trimmed, cut.
-fn preview(value: Option<&Value>) -> Option<String> {
+pub(super) fn preview(value: Option<&Value>) -> Option<String> {
     let text = match value? {
         Value::Null => return None,
         Value::String(s) => s.trim().to_owned(),
