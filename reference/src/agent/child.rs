@@ -68,7 +68,19 @@ impl agents::Runner for ChildLoops {
 
 /// Runs the loop from `history` (empty for a new agent) with `prompt` as the next user message.
 fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<AtomicBool>) -> Outcome {
-    let config = &agents.config;
+    // The model asked for shapes the agent's requests as it shapes any request on that model
+    // (its output budget, thinking, betas), as 2.1.235 does.
+    let shaped;
+    let config = match &launch.model {
+        Some(model) => {
+            shaped = crate::config::Config {
+                model: model.request.to_owned(),
+                ..(*agents.config).clone()
+            };
+            &shaped
+        }
+        None => &*agents.config,
+    };
     let client = super::client(config).with_role(Role::Subagent);
     let mut ctx = ToolContext::for_child(agents, &launch.cwd, cancel.clone());
     ctx.prompt_id.clone_from(&launch.prompt_id);
@@ -114,8 +126,28 @@ fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<Atomic
                 .collect()
         })
         .unwrap_or_default();
+    // A Claude 5 model reads the skills listing as a system message after the prompt, not as a
+    // reminder before it (recorded: core.parameter-coverage/agent-model, `mid-conversation-system`).
+    let mut listing = None;
+    if wire::claude_5(&config.model) {
+        if let Some(at) = first.iter().position(|b| {
+            crate::transcript::attachment::of_reminder(b["text"].as_str().unwrap_or_default())
+                ["type"]
+                == "skill_listing"
+        }) {
+            let block = first.remove(at);
+            let text = block["text"].as_str().unwrap_or_default();
+            let inner = text
+                .trim()
+                .strip_prefix("<system-reminder>")
+                .and_then(|t| t.strip_suffix("</system-reminder>"))
+                .map_or(text, str::trim);
+            listing = Some(json!({"role": "system", "content": [{"type": "text", "text": inner}]}));
+        }
+    }
     first.push(prompt.clone());
     messages.push(json!({"role": "user", "content": first}));
+    messages.extend(listing);
     let transcript = sidechain(agents, launch);
     transcript.prompt(&[prompt], &reminders, ctx.permissions.mode.as_str());
     let announce = &agents.announce;
@@ -156,18 +188,13 @@ fn run(agents: &Agents, launch: &Launch, history: Vec<Value>, cancel: Arc<Atomic
                 messages,
             );
         }
-        let mut body = request_body(
+        let body = request_body(
             config,
             &offered,
             &messages,
             (silent, !launch.background),
             lead.as_deref(),
         );
-        // The model asked for takes the request; the rest of its shape stays the session's (a
-        // named difference: 2.1.235 shapes it for that model).
-        if let Some(model) = &launch.model {
-            body["model"] = json!(model.request);
-        }
         let out = &announce.out;
         // A synchronous agent's final answer is its tool result, not an event (2.1.235 shows
         // only the steps that call tools): its blocks wait until the message proves to be one.

@@ -17,7 +17,6 @@ use crate::config::Config;
 use crate::context;
 use crate::events::Output;
 use crate::hooks::tool::Verdict;
-use crate::limits;
 use crate::mcp::{self, McpRuntime, McpTool};
 use crate::permissions::Decision;
 use crate::tools::{self, Tool, ToolContext, ToolResult};
@@ -799,7 +798,7 @@ pub fn request_frame(
     {
         last["cache_control"] = wire::cache_control(role);
     }
-    let max_tokens = limits::API_MAX_TOKENS.get();
+    let max_tokens = wire::max_tokens(&config.model);
     let adaptive = wire::adaptive_thinking(&config.model);
     let mut body = json!({
         "model": config.model,

@@ -138,8 +138,14 @@ impl Client {
             };
             match outcome {
                 Ok((message, request_id)) => {
+                    let model = body["model"].as_str().unwrap_or_default();
+                    let tallied = if wire::long_context(self.role, model) {
+                        format!("{model}[1m]")
+                    } else {
+                        model.to_owned()
+                    };
                     super::tally::record(
-                        body["model"].as_str().unwrap_or_default(),
+                        &tallied,
                         body["max_tokens"].as_u64().unwrap_or_default(),
                         &message,
                     );

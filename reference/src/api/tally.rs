@@ -77,8 +77,10 @@ pub fn snapshot() -> Vec<(String, ModelTotals)> {
     TALLY.lock().unwrap_or_else(|e| e.into_inner()).clone()
 }
 
-/// A dated model id's family name (`claude-haiku-4-5-20251001` → `claude-haiku-4-5`).
+/// A dated model id's family name (`claude-haiku-4-5-20251001` → `claude-haiku-4-5`; the 1M
+/// mark off: `claude-opus-5[1m]` → `claude-opus-5`).
 pub fn canonical(model: &str) -> &str {
+    let model = model.strip_suffix("[1m]").unwrap_or(model);
     match model.rsplit_once('-') {
         Some((stem, date)) if date.len() == 8 && date.bytes().all(|b| b.is_ascii_digit()) => stem,
         _ => model,
@@ -99,7 +101,8 @@ pub fn model_usage(
             json!({
                 "inputTokens": t.input, "outputTokens": t.output, "cacheReadInputTokens": t.cache_read,
                 "cacheCreationInputTokens": t.cache_creation, "webSearchRequests": t.web_searches,
-                "costUSD": cost(model, t), "contextWindow": context_window,
+                "costUSD": cost(model, t),
+                "contextWindow": if model.ends_with("[1m]") { LONG_CONTEXT_WINDOW } else { context_window },
                 "maxOutputTokens": t.max_tokens, "canonicalModel": canonical(model), "provider": provider,
             }),
         );

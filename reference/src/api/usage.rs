@@ -14,7 +14,13 @@ pub struct Usage {
 
 /// List prices in USD per million tokens (input, output) by model family.
 fn prices(model: &str) -> (f64, f64) {
-    if model.contains("opus") {
+    // Recorded: core.parameter-coverage/agent-model (10 input and 3 output tokens cost
+    // 0.000125 on opus-5, 0.00025 on fable-5).
+    if model.starts_with("claude-opus-5") {
+        (5.0, 25.0)
+    } else if model.starts_with("claude-fable-5") {
+        (10.0, 50.0)
+    } else if model.contains("opus") {
         (15.0, 75.0)
     } else if model.contains("haiku") {
         (1.0, 5.0)

@@ -6,6 +6,7 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
+use crate::limits;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 
@@ -292,9 +293,34 @@ pub fn is_model(model: &str, name: &str) -> bool {
 }
 
 /// Whether 2.1.235 lets `model` decide how much to think, at an effort it names, rather than
-/// giving it a budget (recorded: compact.auto on claude-sonnet-4-6).
+/// giving it a budget (recorded: compact.auto on claude-sonnet-4-6; an Agent on opus or fable,
+/// core.parameter-coverage/agent-model).
 pub fn adaptive_thinking(model: &str) -> bool {
-    is_model(model, "claude-sonnet-4-6")
+    is_model(model, "claude-sonnet-4-6") || claude_5(model)
+}
+
+/// The Claude 5 models (opus-5, fable-5): 2.1.235 gives their requests 64,000 output tokens,
+/// adaptive thinking, the skills listing as a system message of its own
+/// (`mid-conversation-system`) and the fallback-credit beta (recorded:
+/// core.parameter-coverage/agent-model).
+pub fn claude_5(model: &str) -> bool {
+    is_model(model, "claude-opus-5") || is_model(model, "claude-fable-5")
+}
+
+/// A request's `max_tokens` on `model`.
+pub fn max_tokens(model: &str) -> u64 {
+    if claude_5(model) {
+        limits::API_MAX_TOKENS_CLAUDE_5.get()
+    } else {
+        limits::API_MAX_TOKENS.get()
+    }
+}
+
+/// An agent on opus-5 runs with the 1M-token window: its requests carry the context-1m beta and
+/// its usage is tallied as `claude-opus-5[1m]` (recorded: core.parameter-coverage/agent-model;
+/// a main loop on opus-5 is not recorded, so it keeps the 200K window).
+pub fn long_context(role: Role, model: &str) -> bool {
+    role == Role::Subagent && is_model(model, "claude-opus-5")
 }
 
 /// The `anthropic-beta` list of one request, in 2.1.235's order.
@@ -305,6 +331,9 @@ pub fn betas(role: Role, body: &Value) -> Vec<String> {
     let mut list: Vec<&str> = Vec::new();
     if !haiku {
         list.push("claude-code-20250219");
+    }
+    if long_context(role, model) {
+        list.push("context-1m-2025-08-07");
     }
     if wire.oauth {
         list.push("oauth-2025-04-20");
@@ -346,15 +375,21 @@ pub fn betas(role: Role, body: &Value) -> Vec<String> {
     if body.pointer("/output_config/format").is_some() {
         list.push("structured-outputs-2025-12-15");
     }
+    if claude_5(model) {
+        list.push("mid-conversation-system-2026-04-07");
+    }
     if body.pointer("/output_config/effort").is_some() {
         list.push("effort-2025-11-24");
+    }
+    if claude_5(model) {
+        list.push("fallback-credit-2026-06-01");
     }
     if body.pointer("/output_config/task_budget").is_some() {
         list.push("task-budgets-2026-03-13");
     }
-    // A haiku main loop (a host's set_model, a fallback) still says it is Claude Code, last
-    // (recorded: sdk.control/model).
-    if haiku && role == Role::Main {
+    // A haiku main loop (a host's set_model, a fallback) or agent still says it is Claude Code,
+    // last (recorded: sdk.control/model, core.parameter-coverage/agent-model).
+    if haiku && role != Role::Helper {
         list.push("claude-code-20250219");
     }
     if long_cache(role) {

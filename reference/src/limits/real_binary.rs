@@ -96,6 +96,18 @@ pub const API_RETRY_JITTER: Limit = Limit {
     what: "Random extra delay, at most this share of the base delay; a retry-after header replaces both.",
 };
 
+pub const API_MAX_TOKENS_CLAUDE_5: Limit = Limit {
+    name: "api.request.max_tokens_claude_5",
+    value: 64_000,
+    unit: Unit::Tokens,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "core.parameter-coverage/agent-model: the opus and fable agents' requests, max_tokens 64000 (their modelUsage maxOutputTokens too)",
+    },
+    what: "max_tokens of a request on a Claude 5 model (opus-5, fable-5).",
+};
+
 pub const API_MAX_TOKENS: Limit = Limit {
     name: "api.request.max_tokens",
     value: 32_000,
@@ -356,6 +368,7 @@ pub const ALL_REAL_BINARY: &[&Limit] = &[
     &API_RETRY_MAX_DELAY,
     &API_RETRY_JITTER,
     &API_MAX_TOKENS,
+    &API_MAX_TOKENS_CLAUDE_5,
     &PRECONNECT_TIMEOUT,
     &SESSION_TITLE_MIN_PROMPT,
     &TOOL_RESULT_PREVIEW,
