@@ -25,6 +25,18 @@ fn extra<'a>(input: &'a Value, takes: &[&str]) -> Vec<&'a str> {
         .collect()
 }
 
+/// `action "…" takes only `a`, `b` — remove c.` when `input` sets a field `action` does not take.
+fn takes_only(input: &Value, action: &str, takes: &[&str]) -> Option<String> {
+    let extra = extra(input, takes);
+    (!extra.is_empty()).then(|| {
+        format!(
+            "action \"{action}\" takes only {} \u{2014} remove {}.",
+            quoted(takes),
+            extra.join(", ")
+        )
+    })
+}
+
 fn quoted(fields: &[&str]) -> String {
     fields
         .iter()
@@ -57,13 +69,8 @@ fn comment_action(input: &Value, action: &str) -> Option<String> {
     } else {
         &["url", "thread_id", "text"]
     };
-    let extra = extra(input, takes);
-    if !extra.is_empty() {
-        return Some(format!(
-            "action \"{action}\" takes only {} \u{2014} remove {}.",
-            quoted(takes),
-            extra.join(", ")
-        ));
+    if let Some(refusal) = takes_only(input, action, takes) {
+        return Some(refusal);
     }
     let Some(url) = str_of(input, "url") else {
         return Some(format!(
@@ -177,13 +184,8 @@ fn asset_action(input: &Value, action: &str) -> Option<String> {
         "read_asset" => &["url", "asset_id", "out_dir"],
         _ => &["url", "asset_id"],
     };
-    let extra = extra(input, takes);
-    if !extra.is_empty() {
-        return Some(format!(
-            "action \"{action}\" takes only {} \u{2014} remove {}.",
-            quoted(takes),
-            extra.join(", ")
-        ));
+    if let Some(refusal) = takes_only(input, action, takes) {
+        return Some(refusal);
     }
     if let Err(e) = asset_url(input, action) {
         return Some(e);

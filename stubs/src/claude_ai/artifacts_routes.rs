@@ -80,6 +80,28 @@ struct Seen {
     body: Value,
 }
 
+impl Seen {
+    /// The request as it arrived, its bearer classified against the planted login.
+    fn of(
+        state: &ArtifactsState,
+        headers: &HeaderMap,
+        op: ArtifactOp,
+        method: Method,
+        path: String,
+        slug: Option<String>,
+        body: Value,
+    ) -> Self {
+        Seen {
+            op,
+            method,
+            path,
+            slug,
+            bearer: bearer(state, headers),
+            body,
+        }
+    }
+}
+
 fn bearer(state: &ArtifactsState, headers: &HeaderMap) -> Bearer {
     let token = headers
         .get("authorization")
@@ -177,14 +199,15 @@ async fn boot(
     uri: Uri,
     headers: HeaderMap,
 ) -> Response {
-    let seen = Seen {
-        op: ArtifactOp::Boot,
-        method: Method::GET,
-        path: uri.to_string(),
-        slug: Some(slug.clone()),
-        bearer: bearer(&state, &headers),
-        body: Value::Null,
-    };
+    let seen = Seen::of(
+        &state,
+        &headers,
+        ArtifactOp::Boot,
+        Method::GET,
+        uri.to_string(),
+        Some(slug.clone()),
+        Value::Null,
+    );
     serve(state, seen, move |a| a.boot(&slug)).await
 }
 
@@ -208,14 +231,15 @@ async fn content(
 ) -> Response {
     let slug = frame_slug(&uri, &headers);
     let token = query.get("__frame_t").cloned();
-    let seen = Seen {
-        op: ArtifactOp::Content,
-        method: Method::GET,
-        path: uri.path().to_owned(),
-        slug: Some(slug.clone()),
-        bearer: bearer(&state, &headers),
-        body: json!({"token_matches": token.as_deref() == Some(super::artifacts::asset_token(&slug).as_str())}),
-    };
+    let seen = Seen::of(
+        &state,
+        &headers,
+        ArtifactOp::Content,
+        Method::GET,
+        uri.path().to_owned(),
+        Some(slug.clone()),
+        json!({"token_matches": token.as_deref() == Some(super::artifacts::asset_token(&slug).as_str())}),
+    );
     serve(state, seen, move |a| {
         a.content(&slug, &ver, token.as_deref())
     })
@@ -235,14 +259,15 @@ async fn deploy(State(state): State<ArtifactsState>, headers: HeaderMap, body: B
             );
         }
     }
-    let seen = Seen {
-        op: ArtifactOp::Deploy,
-        method: Method::POST,
-        path: "/api/frame/deploy/direct".into(),
-        slug: body["slug"].as_str().map(str::to_owned),
-        bearer: bearer(&state, &headers),
-        body: recorded,
-    };
+    let seen = Seen::of(
+        &state,
+        &headers,
+        ArtifactOp::Deploy,
+        Method::POST,
+        "/api/frame/deploy/direct".into(),
+        body["slug"].as_str().map(str::to_owned),
+        recorded,
+    );
     serve(state, seen, move |a| a.deploy(&body)).await
 }
 
@@ -252,14 +277,15 @@ async fn comments(
     uri: Uri,
     headers: HeaderMap,
 ) -> Response {
-    let seen = Seen {
-        op: ArtifactOp::Comments,
-        method: Method::GET,
-        path: uri.path().to_owned(),
-        slug: Some(slug.clone()),
-        bearer: bearer(&state, &headers),
-        body: Value::Null,
-    };
+    let seen = Seen::of(
+        &state,
+        &headers,
+        ArtifactOp::Comments,
+        Method::GET,
+        uri.path().to_owned(),
+        Some(slug.clone()),
+        Value::Null,
+    );
     serve(state, seen, move |a| a.comments(&slug)).await
 }
 
@@ -271,14 +297,15 @@ async fn reply(
     body: Bytes,
 ) -> Response {
     let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    let seen = Seen {
-        op: ArtifactOp::Reply,
-        method: Method::POST,
-        path: uri.path().to_owned(),
-        slug: Some(slug.clone()),
-        bearer: bearer(&state, &headers),
-        body: body.clone(),
-    };
+    let seen = Seen::of(
+        &state,
+        &headers,
+        ArtifactOp::Reply,
+        Method::POST,
+        uri.path().to_owned(),
+        Some(slug.clone()),
+        body.clone(),
+    );
     serve(state, seen, move |a| a.reply(&slug, &thread, &body)).await
 }
 
@@ -291,14 +318,15 @@ async fn asset_read(
 ) -> Response {
     let slug = frame_slug(&uri, &headers);
     let token = query.get("__frame_t").cloned();
-    let seen = Seen {
-        op: ArtifactOp::AssetRead,
-        method: Method::GET,
-        path: uri.path().to_owned(),
-        slug: Some(slug.clone()),
-        bearer: bearer(&state, &headers),
-        body: json!({"token_matches": token.as_deref() == Some(super::artifacts::asset_token(&slug).as_str())}),
-    };
+    let seen = Seen::of(
+        &state,
+        &headers,
+        ArtifactOp::AssetRead,
+        Method::GET,
+        uri.path().to_owned(),
+        Some(slug.clone()),
+        json!({"token_matches": token.as_deref() == Some(super::artifacts::asset_token(&slug).as_str())}),
+    );
     serve(state, seen, move |a| {
         a.asset_read(&slug, &ver, &id, token.as_deref())
     })
@@ -315,14 +343,15 @@ async fn frames(
         .get("limit")
         .and_then(|l| l.parse().ok())
         .unwrap_or(200);
-    let seen = Seen {
-        op: ArtifactOp::Frames,
-        method: Method::GET,
-        path: uri.to_string(),
-        slug: None,
-        bearer: bearer(&state, &headers),
-        body: Value::Null,
-    };
+    let seen = Seen::of(
+        &state,
+        &headers,
+        ArtifactOp::Frames,
+        Method::GET,
+        uri.to_string(),
+        None,
+        Value::Null,
+    );
     serve(state, seen, move |a| a.frames(limit)).await
 }
 
@@ -332,14 +361,15 @@ async fn contract(
     uri: Uri,
     headers: HeaderMap,
 ) -> Response {
-    let seen = Seen {
-        op: ArtifactOp::Contract,
-        method: Method::GET,
-        path: uri.path().to_owned(),
-        slug: None,
-        bearer: bearer(&state, &headers),
-        body: Value::Null,
-    };
+    let seen = Seen::of(
+        &state,
+        &headers,
+        ArtifactOp::Contract,
+        Method::GET,
+        uri.path().to_owned(),
+        None,
+        Value::Null,
+    );
     serve(state, seen, move |a| a.contract(&version)).await
 }
 
@@ -356,18 +386,19 @@ async fn asset_upload(
         .and_then(|v| v.to_str().ok())
         .unwrap_or_default()
         .to_owned();
-    let seen = Seen {
-        op: ArtifactOp::AssetUpload,
-        method: Method::POST,
-        path: uri.path().to_owned(),
-        slug: Some(slug.clone()),
-        bearer: bearer(&state, &headers),
-        body: json!({
+    let seen = Seen::of(
+        &state,
+        &headers,
+        ArtifactOp::AssetUpload,
+        Method::POST,
+        uri.path().to_owned(),
+        Some(slug.clone()),
+        json!({
             "content_type": content_type,
             "bytes": body.len(),
             "sha256": format!("{:x}", Sha256::digest(&body)),
         }),
-    };
+    );
     serve(state, seen, move |a| {
         a.asset_upload(&slug, &content_type, &body)
     })
@@ -382,14 +413,15 @@ async fn asset_list(
     body: Bytes,
 ) -> Response {
     let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    let seen = Seen {
-        op: ArtifactOp::AssetList,
-        method: Method::POST,
-        path: uri.path().to_owned(),
-        slug: Some(slug.clone()),
-        bearer: bearer(&state, &headers),
-        body: body.clone(),
-    };
+    let seen = Seen::of(
+        &state,
+        &headers,
+        ArtifactOp::AssetList,
+        Method::POST,
+        uri.path().to_owned(),
+        Some(slug.clone()),
+        body.clone(),
+    );
     serve(state, seen, move |a| a.asset_list(&slug, &body)).await
 }
 
@@ -401,13 +433,14 @@ async fn asset_delete(
     body: Bytes,
 ) -> Response {
     let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    let seen = Seen {
-        op: ArtifactOp::AssetDelete,
-        method: Method::POST,
-        path: uri.path().to_owned(),
-        slug: Some(slug.clone()),
-        bearer: bearer(&state, &headers),
+    let seen = Seen::of(
+        &state,
+        &headers,
+        ArtifactOp::AssetDelete,
+        Method::POST,
+        uri.path().to_owned(),
+        Some(slug.clone()),
         body,
-    };
+    );
     serve(state, seen, move |a| a.asset_delete(&slug, &id)).await
 }
