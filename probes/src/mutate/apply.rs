@@ -589,7 +589,7 @@ fn perturb(v: &mut Value, how: Perturb, key: Option<&str>) {
 }
 
 /// A Messages request the run did not make, as the stub would have recorded it.
-fn added_request(
+pub(super) fn added_request(
     body: serde_json::Value,
     kind: stubs::messages::RequestKind,
 ) -> stubs::messages::RecordedRequest {

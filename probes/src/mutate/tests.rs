@@ -2,7 +2,7 @@ use serde_json::{json, Value};
 use stubs::jsonlog::LogEntry;
 use stubs::messages::{RecordedRequest, RequestKind};
 
-use super::apply::note;
+use super::apply::{added_request, note};
 use super::mutation::Mutation;
 use super::*;
 use crate::mcp::ServerRecord;
@@ -12,16 +12,7 @@ fn spec(toml_src: &str) -> CheckSpec {
 }
 
 fn request(n: usize, body: Value) -> RecordedRequest {
-    RecordedRequest {
-        at_ms: 0,
-        at_unix_ms: 0,
-        method: "POST".into(),
-        path: "/v1/messages".into(),
-        headers: Default::default(),
-        body,
-        kind: RequestKind::Main(n),
-        status: 200,
-    }
+    added_request(body, RequestKind::Main(n))
 }
 
 /// One run with evidence for every check kind the table below states.

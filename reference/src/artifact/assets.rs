@@ -212,7 +212,8 @@ fn classify(status: u16, body: &str, retry_after: Option<u64>) -> (String, Optio
 }
 
 /// One store call: the contract looked at first (once per session), one more try after a
-/// 429/503 that names a short wait.
+/// 429/503 that names a short wait. `Ok(None)`: a 200 whose body is not JSON (each action says
+/// what that means for it).
 async fn call(
     api: &Api,
     verb: Verb,
@@ -220,7 +221,7 @@ async fn call(
     body: Vec<u8>,
     content_type: &str,
     timeout: Duration,
-) -> Result<Value, String> {
+) -> Result<Option<Value>, String> {
     if !ON_ROSTER.load(Ordering::Relaxed) {
         // Unreachable or unreadable: the call goes ahead and the store answers for itself.
         if let Ok(c) = contract::fetch(api, None).await {
@@ -270,7 +271,7 @@ async fn call(
         let (code, detail) = classify(status, &text, wait);
         return Err(failure(verb, &code, detail));
     }
-    serde_json::from_str(&text).map_err(|_| String::new())
+    Ok(serde_json::from_str(&text).ok())
 }
 
 pub struct Uploaded {
@@ -326,7 +327,7 @@ pub async fn upload(
     let malformed = || {
         failure(Verb::Upload, "upstream_error", Some("the upload probably succeeded but the reply was unreadable \u{2014} retry at most once; if it repeats, stop and report it".into()))
     };
-    let echo = echo.map_err(|e| if e.is_empty() { malformed() } else { e })?;
+    let echo = echo?.ok_or_else(malformed)?;
     let id = echo["opaque_id"].as_str().filter(|i| is_asset_id(i));
     let echoed_size = echo["size_bytes"].as_u64();
     let size_ok = match echoed_size {
@@ -410,7 +411,7 @@ pub async fn list(api: &Api, slug: &str, after: Option<&str>) -> Result<Value, S
             Some("the listing was unreadable".into()),
         )
     };
-    let page = page.map_err(|e| if e.is_empty() { unreadable() } else { e })?;
+    let page = page?.ok_or_else(unreadable)?;
     let (Some(assets), Some(usage)) = (page["assets"].as_array(), page.get("usage")) else {
         return Err(unreadable());
     };
@@ -514,7 +515,7 @@ pub async fn delete(api: &Api, slug: &str, id: &str) -> Result<bool, String> {
     let unreadable = || {
         failure(Verb::Delete, "upstream_error", Some("the delete may have succeeded but the reply was unreadable \u{2014} list the assets to check".into()))
     };
-    let answer = answer.map_err(|e| if e.is_empty() { unreadable() } else { e })?;
+    let answer = answer?.ok_or_else(unreadable)?;
     let deleted = answer["deleted"].as_bool().ok_or_else(unreadable)?;
     ON_ROSTER.store(true, Ordering::Relaxed);
     Ok(deleted)

@@ -128,7 +128,7 @@ impl Tool for Artifact {
             .and_then(|t| block_on(Api::new(t).boot(&slug)).ok())
             .is_some_and(|b| b.owner);
         let question = |reason: String, kind: &'static str, message: String| {
-            ToolCheck::Question(Box::new(Prompt {
+            Box::new(Prompt {
                 unanswered: message.clone(),
                 reason: Some(reason.clone()),
                 reason_type: Some(kind),
@@ -137,7 +137,7 @@ impl Tool for Artifact {
                 suppress_always_allow: true,
                 requires_interaction: true,
                 ..Prompt::default()
-            }))
+            })
         };
         let mode = ctx.permissions.mode;
         match action {
@@ -150,20 +150,20 @@ impl Tool for Artifact {
                     "the local file \"{}\" into the asset store of {url}",
                     file.display()
                 );
-                question(
+                ToolCheck::Question(question(
                     format!("Uploading {what} makes it loadable by everyone who can open the artifact; approval covers further uploads to this artifact for the rest of the session"),
                     "other",
                     format!("Claude wants to upload {what} \u{2014} everyone who can open the artifact can load it; approving covers further uploads to this artifact for the rest of this session."),
-                )
+                ))
             }
             "delete_asset" => {
                 let id = str_of(input, "asset_id").unwrap_or_default();
                 let what = format!("permanently delete asset {id} from the asset store of {url} (visible to viewers of the artifact) \u{2014} any page or database row that references it will break, and this cannot be undone");
-                question(
+                ToolCheck::Question(question(
                     format!("Claude wants to {what} \u{2014} approval must come from the user, not the auto-permission classifier"),
                     "safetyCheck",
                     format!("Claude wants to {what}; each delete asks separately."),
-                )
+                ))
             }
             "read_asset" => {
                 let id = str_of(input, "asset_id").unwrap_or_default();
@@ -188,10 +188,7 @@ impl Tool for Artifact {
                     "Claude wants to save a file from the asset store of {url} ({whose}) as {}.*{first}",
                     stem.display()
                 );
-                let ToolCheck::Question(mut prompt) = question(reason.clone(), "other", reason)
-                else {
-                    unreachable!("a question")
-                };
+                let mut prompt = question(reason.clone(), "other", reason);
                 prompt.suggestions = Some(vec![
                     json!({"type": "setMode", "mode": "acceptEdits", "destination": "session"}),
                 ]);
@@ -200,7 +197,7 @@ impl Tool for Artifact {
             _ if owner => ToolCheck::Allow,
             _ => {
                 let reason = format!("Claude wants to list the files in the asset store of {url} (another person's artifact); approving covers reads of this artifact's assets for the rest of the conversation");
-                question(reason.clone(), "other", reason)
+                ToolCheck::Question(question(reason.clone(), "other", reason))
             }
         }
     }

@@ -482,15 +482,30 @@ impl Artifacts {
 
     /// `GET /_f/{ver}/?__frame_t=…` on the artifact's frame host: that version's HTML.
     pub fn content(&mut self, slug: &str, ver: &str, token: Option<&str>) -> Reply {
+        match self.served(slug, ver, token) {
+            Ok((_, v)) => Reply::text(200, &v.html, "text/html; charset=utf-8"),
+            Err(refused) => *refused,
+        }
+    }
+
+    /// What the frame host serves from: the artifact and its version `ver`, when the request
+    /// carries the artifact's asset token; else the refusal (404 unknown, 403 without the token).
+    fn served(
+        &mut self,
+        slug: &str,
+        ver: &str,
+        token: Option<&str>,
+    ) -> Result<(&Artifact, &Version), Box<Reply>> {
         let Some(a) = self.find(slug) else {
-            return not_found();
+            return Err(Box::new(not_found()));
         };
         if token != Some(asset_token(slug).as_str()) {
-            return Reply::text(403, "forbidden", "text/plain");
+            return Err(Box::new(Reply::text(403, "forbidden", "text/plain")));
         }
+        let a = &*a;
         match a.versions.iter().find(|v| v.id == ver) {
-            None => not_found(),
-            Some(v) => Reply::text(200, &v.html, "text/html; charset=utf-8"),
+            Some(v) => Ok((a, v)),
+            None => Err(Box::new(not_found())),
         }
     }
 
@@ -574,15 +589,10 @@ impl Artifacts {
 
     /// `GET /_f/{ver}/_blob/{id}?__frame_t=…` on the frame host: the asset's bytes, typed.
     pub fn asset_read(&mut self, slug: &str, ver: &str, id: &str, token: Option<&str>) -> Reply {
-        let Some(a) = self.find(slug) else {
-            return not_found();
+        let a = match self.served(slug, ver, token) {
+            Ok((a, _)) => a,
+            Err(refused) => return *refused,
         };
-        if token != Some(asset_token(slug).as_str()) {
-            return Reply::text(403, "forbidden", "text/plain");
-        }
-        if !a.versions.iter().any(|v| v.id == ver) {
-            return not_found();
-        }
         match a.assets.get(id) {
             None => Reply::text(404, "not found", "text/plain"),
             Some(asset) => Reply {

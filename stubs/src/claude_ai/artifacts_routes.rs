@@ -222,6 +222,30 @@ fn frame_slug(uri: &Uri, headers: &HeaderMap) -> String {
     host.split('.').next().unwrap_or_default().to_owned()
 }
 
+/// A GET on an artifact's frame host: the slug its host names, the token it carried, and its
+/// record (whether that token is the one the boot read hands out).
+fn frame_request(
+    state: &ArtifactsState,
+    op: ArtifactOp,
+    uri: &Uri,
+    headers: &HeaderMap,
+    query: &HashMap<String, String>,
+) -> (Seen, String, Option<String>) {
+    let slug = frame_slug(uri, headers);
+    let token = query.get("__frame_t").cloned();
+    let matches = token.as_deref() == Some(super::artifacts::asset_token(&slug).as_str());
+    let seen = Seen::of(
+        state,
+        headers,
+        op,
+        Method::GET,
+        uri.path().to_owned(),
+        Some(slug.clone()),
+        json!({ "token_matches": matches }),
+    );
+    (seen, slug, token)
+}
+
 async fn content(
     State(state): State<ArtifactsState>,
     Path(ver): Path<String>,
@@ -229,17 +253,7 @@ async fn content(
     headers: HeaderMap,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
-    let slug = frame_slug(&uri, &headers);
-    let token = query.get("__frame_t").cloned();
-    let seen = Seen::of(
-        &state,
-        &headers,
-        ArtifactOp::Content,
-        Method::GET,
-        uri.path().to_owned(),
-        Some(slug.clone()),
-        json!({"token_matches": token.as_deref() == Some(super::artifacts::asset_token(&slug).as_str())}),
-    );
+    let (seen, slug, token) = frame_request(&state, ArtifactOp::Content, &uri, &headers, &query);
     serve(state, seen, move |a| {
         a.content(&slug, &ver, token.as_deref())
     })
@@ -316,17 +330,7 @@ async fn asset_read(
     headers: HeaderMap,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
-    let slug = frame_slug(&uri, &headers);
-    let token = query.get("__frame_t").cloned();
-    let seen = Seen::of(
-        &state,
-        &headers,
-        ArtifactOp::AssetRead,
-        Method::GET,
-        uri.path().to_owned(),
-        Some(slug.clone()),
-        json!({"token_matches": token.as_deref() == Some(super::artifacts::asset_token(&slug).as_str())}),
-    );
+    let (seen, slug, token) = frame_request(&state, ArtifactOp::AssetRead, &uri, &headers, &query);
     serve(state, seen, move |a| {
         a.asset_read(&slug, &ver, &id, token.as_deref())
     })
