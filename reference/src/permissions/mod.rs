@@ -50,13 +50,25 @@ pub enum ToolCheck {
         message: String,
         reason: String,
     },
-    Ask {
-        message: String,
-        reason: String,
-    },
-    /// A question the tool words whole: its reason and kind, what a host is told, and whether
-    /// "allow always" is offered (2.1.235's Artifact asset actions).
+    /// A question to the user: its reason and kind, what a host is told, and whether "allow
+    /// always" is offered. [`ToolCheck::ask`] makes the common one.
     Question(Box<Prompt>),
+}
+
+impl ToolCheck {
+    /// The common question: a safety check with this reason (none when `reason` is empty, as
+    /// 2.1.235's Workflow review names none), `message` on the card and in a refusal when nobody
+    /// can be asked (-p).
+    pub fn ask(message: impl Into<String>, reason: impl Into<String>) -> ToolCheck {
+        let (message, reason) = (message.into(), reason.into());
+        ToolCheck::Question(Box::new(Prompt {
+            unanswered: message.clone(),
+            reason_type: (!reason.is_empty()).then_some("safetyCheck"),
+            reason: (!reason.is_empty()).then_some(reason),
+            message: Some(message),
+            ..Prompt::default()
+        }))
+    }
 }
 
 /// The text 2.1.235 gives when the mode refuses without asking.
@@ -220,19 +232,9 @@ impl Permissions {
                 kind: RefusalKind::Denied("safetyCheck"),
                 reason: Some(reason),
             }),
-            ToolCheck::Ask { .. } | ToolCheck::Question(_) if self.mode == Mode::DontAsk => {
-                refuse(dont_ask(tool), "mode")
-            }
-            ToolCheck::Question(prompt) => Decision::Ask(*prompt),
+            ToolCheck::Question(_) if self.mode == Mode::DontAsk => refuse(dont_ask(tool), "mode"),
             // Nobody to ask (-p): 2.1.235 refuses with the check's own message.
-            // An ask without a reason (a Workflow review) is no safety check: 2.1.235 names none.
-            ToolCheck::Ask { message, reason } => Decision::Ask(Prompt {
-                unanswered: message.clone(),
-                reason_type: (!reason.is_empty()).then_some("safetyCheck"),
-                reason: (!reason.is_empty()).then_some(reason),
-                message: Some(message),
-                ..Prompt::default()
-            }),
+            ToolCheck::Question(prompt) => Decision::Ask(*prompt),
         }
     }
 

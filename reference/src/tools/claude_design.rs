@@ -156,7 +156,7 @@ impl Tool for ClaudeDesign {
         match verdict {
             Verdict::Allow => ToolCheck::Allow,
             Verdict::Deny { message, reason } => ToolCheck::Deny { message, reason },
-            Verdict::Ask { message, reason } => ToolCheck::Ask { message, reason },
+            Verdict::Ask { message, reason } => ToolCheck::ask(message, reason),
         }
     }
 

@@ -225,17 +225,17 @@ impl Tool for DesignSync {
             return ToolCheck::Allow;
         }
         match input["method"].as_str() {
-            Some("finalize_plan") => ToolCheck::Ask {
-                message: methods::plan_prompt(input, &ctx.cwd),
-                reason: "Review what will be uploaded before continuing.".into(),
-            },
-            Some("create_project") => ToolCheck::Ask {
-                message: format!(
+            Some("finalize_plan") => ToolCheck::ask(
+                methods::plan_prompt(input, &ctx.cwd),
+                "Review what will be uploaded before continuing.",
+            ),
+            Some("create_project") => ToolCheck::ask(
+                format!(
                     "Create design-system project \"{}\" on claude.ai/design, visible to your organization.",
                     input["name"].as_str().unwrap_or("?")
                 ),
-                reason: "This creates a new project on your claude.ai account.".into(),
-            },
+                "This creates a new project on your claude.ai account.",
+            ),
             _ => ToolCheck::Allow,
         }
     }

@@ -226,10 +226,7 @@ resuming it. Each run's journal.jsonl in its transcript directory holds every ag
     /// 要求审阅"; recorded).
     fn check_permissions(&self, input: &Value, ctx: &mut ToolContext) -> ToolCheck {
         // 2.1.235's review ask gives no decision reason (its permission_denied names no type).
-        let review = || ToolCheck::Ask {
-            message: REVIEW.into(),
-            reason: String::new(),
-        };
+        let review = || ToolCheck::ask(REVIEW, "");
         let name = given(input, "scriptPath").map_or_else(|| given(input, "name"), |_| None);
         let rules = &ctx.permissions.rules;
         let listed = |list: &[Rule]| {

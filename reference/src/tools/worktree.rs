@@ -96,10 +96,10 @@ impl Tool for EnterWorktree {
         } else {
             ""
         };
-        ToolCheck::Ask {
-            message: format!("Enter the worktree at \"{shown}\"{resolves}{note}? This moves the session's working directory and write access there, and loads project configuration (CLAUDE.md, settings) from that location."),
-            reason: format!("permission-root relocation to \"{shown}\"{resolves}{note} \u{2014} a model-supplied worktree outside .claude/worktrees/"),
-        }
+        ToolCheck::ask(
+            format!("Enter the worktree at \"{shown}\"{resolves}{note}? This moves the session's working directory and write access there, and loads project configuration (CLAUDE.md, settings) from that location."),
+            format!("permission-root relocation to \"{shown}\"{resolves}{note} \u{2014} a model-supplied worktree outside .claude/worktrees/"),
+        )
     }
 
     fn call(&self, input: &Value, ctx: &mut ToolContext) -> Result<ToolOutput, ToolError> {
