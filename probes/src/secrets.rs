@@ -380,6 +380,7 @@ impl Redact for stubs::claude_ai::ProjectRequest {
             n: _,
             names,
             status: _,
+            at_unix_ms: _,
         } = self;
         http_method.redact(r);
         path.redact(r);

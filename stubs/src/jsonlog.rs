@@ -178,7 +178,8 @@ pub fn read(path: &Path) -> Result<Vec<LogEntry>, String> {
         .collect()
 }
 
-fn now_ms() -> u64 {
+/// Wall-clock Unix milliseconds: how every stub stamps a record for ordering across wires.
+pub fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis() as u64)

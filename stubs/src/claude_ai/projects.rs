@@ -204,6 +204,8 @@ pub struct ProjectRequest {
     /// The status answered; 0 while an answer is still held (a run that ended before a delayed
     /// answer was sent, as after a client's timeout).
     pub status: u16,
+    /// When the mock took the request (Unix ms), to order it against the other wires' records.
+    pub at_unix_ms: u64,
 }
 
 /// The Project after a run, for checks: what it holds, not how it got there.

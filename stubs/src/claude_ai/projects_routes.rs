@@ -300,5 +300,6 @@ fn record(project: &Project, call: &Call) -> ProjectRequest {
         n: call.args["n"].as_u64(),
         names: call.id.as_deref().and_then(|id| project.name_of(id)),
         status: 0,
+        at_unix_ms: crate::jsonlog::now_ms(),
     }
 }

@@ -378,10 +378,7 @@ fn respond(
     };
     state.requests.push(RecordedRequest {
         at_ms: shared.started.elapsed().as_millis() as u64,
-        at_unix_ms: std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_millis() as u64)
-            .unwrap_or_default(),
+        at_unix_ms: crate::jsonlog::now_ms(),
         method: method.to_string(),
         path,
         headers: header_map,
