@@ -107,6 +107,9 @@ pub struct Resume {
     pub from: String,
     /// `--fork-session`: a new id and file; otherwise `session_id` is `from` and its file grows.
     pub fork: bool,
+    /// `--resume` named the id (not found by `--continue`): the session is known before start-up
+    /// ends, which changes how often 2.1.235 builds the first context (`projects::context`).
+    pub named: bool,
 }
 
 /// Which optional built-in tools a session offers.

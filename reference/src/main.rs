@@ -61,9 +61,10 @@ fn real_main() -> i32 {
         .build()
         .expect("a tokio runtime starts");
     if let Some(project) = claude_reference::projects::attached() {
-        config.attached_project = runtime.block_on(claude_reference::projects::context::block(
+        config.attached_project = runtime.block_on(claude_reference::projects::context::at_start(
             &config.home,
             &project,
+            config.resume.as_ref(),
         ));
     }
     let code = runtime.block_on(agent::run(config));

@@ -1,5 +1,5 @@
-//! The attached Project in the first message's context (`# attachedProject`): fetched once at
-//! start with the same credential a call would use (so a scope-expanding refresh happens here,
+//! The attached Project in the first message's context (`# attachedProject`): fetched at start
+//! with the same credential a call would use (so a scope-expanding refresh happens here,
 //! before the first request, as in 2.1.235), given 5,000 ms, and left out on any failure. The
 //! layout (name, description, instructions, the doc and file lists, synced sources) is 2.1.235's;
 //! the guidance sentences are ours.
@@ -12,8 +12,32 @@ use super::auth;
 use super::dispatch::safe_inline;
 use crate::limits;
 
+/// The block as a start reads it. 2.1.235 keeps the first context per session id and builds
+/// it, reading the detail each time, once per miss: its setup prefetch builds it under the id the
+/// process starts with; its `-p` prefetch builds it again when `--resume` has switched to the
+/// named id by then (`--continue` finds its id later); and a resume or continue clears every
+/// session's context before the first request, which builds it once more. Recorded on 2.1.235
+/// with `CLAUDE_CODE_DIAGNOSTICS_FILE` (`user_context_started`) beside the mock's detail reads: a
+/// fresh start 1, `--continue` 2, `--resume <id>` 3. The last build is the one sent.
+pub async fn at_start(
+    home: &Path,
+    project: &str,
+    resume: Option<&crate::config::Resume>,
+) -> Option<String> {
+    let builds = match resume {
+        None => 1,
+        Some(r) if r.named => 3,
+        Some(_) => 2,
+    };
+    let mut last = None;
+    for _ in 0..builds {
+        last = block(home, project).await;
+    }
+    last
+}
+
 /// The block, or `None` when no Project is attached or it could not be had in time.
-pub async fn block(home: &Path, project: &str) -> Option<String> {
+async fn block(home: &Path, project: &str) -> Option<String> {
     let fetch = async {
         let credential = auth::credential(home).await.ok()?;
         let api = Api::new(home, project, credential);

@@ -343,6 +343,7 @@ fn resumed(
     Some(crate::config::Resume {
         from,
         fork: args.fork_session,
+        named: args.resume.is_some(),
     })
 }
 
