@@ -33,6 +33,9 @@ const VOLATILE_EVENT_KEYS: &[&str] = &[
     "input_attachments_detail",
     "message_normalization_detail",
     "request_build_detail",
+    // The process's major page faults before its first request: the machine's state, not the
+    // run's (it flipped between 0 and 1 on one scenario across two runs).
+    "time_to_request_major_faults",
     "tool_schema_build_detail",
 ];
 
