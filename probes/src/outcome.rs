@@ -71,6 +71,8 @@ pub struct RunOutcome {
     pub project: Vec<ProjectRequest>,
     /// What the mock claude.ai's artifact routes received, in arrival order.
     pub artifact: Vec<stubs::claude_ai::ArtifactRequest>,
+    /// What the mock's directory routes received, in arrival order.
+    pub directory: Vec<stubs::claude_ai::DirectoryRequest>,
     /// The attached Project as seeded, and after the run.
     pub project_seeded: Option<ProjectState>,
     pub project_state: Option<ProjectState>,
@@ -132,6 +134,7 @@ impl Redact for RunOutcome {
             design,
             project,
             artifact,
+            directory,
             project_seeded,
             project_state,
             network: _,
@@ -162,6 +165,7 @@ impl Redact for RunOutcome {
         design.redact(r);
         project.redact(r);
         artifact.redact(r);
+        directory.redact(r);
         project_seeded.redact(r);
         project_state.redact(r);
         site.redact(r);
@@ -366,6 +370,7 @@ impl RunOutcome {
             design: Vec::new(),
             project: Vec::new(),
             artifact: Vec::new(),
+            directory: Vec::new(),
             project_seeded: None,
             project_state: None,
             network: Network::Loopback,

@@ -45,6 +45,8 @@ pub struct ProbeRecord<'a> {
     pub project_seeded: Option<&'a stubs::claude_ai::ProjectState>,
     /// Requests the mock's artifact routes received (page bytes as size and SHA-256).
     pub artifact: &'a [stubs::claude_ai::ArtifactRequest],
+    /// Requests the mock's directory routes received.
+    pub directory: &'a [stubs::claude_ai::DirectoryRequest],
     pub project_state: Option<&'a stubs::claude_ai::ProjectState>,
     /// Requests the `[[site]]` hosts and the domain preflight received.
     pub site: &'a [stubs::site::SiteRequest],
@@ -91,6 +93,7 @@ pub fn write(
         project: &run.project,
         project_seeded: run.project_seeded.as_ref(),
         artifact: &run.artifact,
+        directory: &run.directory,
         project_state: run.project_state.as_ref(),
         site: &run.site,
         hooks: &run.hooks,

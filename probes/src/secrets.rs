@@ -437,6 +437,30 @@ impl Redact for stubs::claude_ai::ArtifactRequest {
     }
 }
 
+impl Redact for stubs::claude_ai::DirectoryRequest {
+    fn redact(&mut self, r: &Redactor) {
+        let Self {
+            route: _,
+            http_method,
+            query,
+            body,
+            organization: _,
+            bearer: _,
+            anthropic_version,
+            client_platform,
+            beta,
+            status: _,
+            at_unix_ms: _,
+        } = self;
+        http_method.redact(r);
+        query.redact(r);
+        body.redact(r);
+        anthropic_version.redact(r);
+        client_platform.redact(r);
+        beta.redact(r);
+    }
+}
+
 impl Redact for stubs::claude_ai::RecordedTokenRequest {
     fn redact(&mut self, r: &Redactor) {
         let Self {

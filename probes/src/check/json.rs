@@ -113,6 +113,18 @@ pub fn artifact(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
     ordered(spec, run, &seen, "artifact requests")
 }
 
+/// `directory`: what the directory routes received, in order (optionally one route, `method`):
+/// how many (`equals`) and what (`matches`, the whole ordered list).
+pub fn directory(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
+    let seen: Vec<Value> = run
+        .directory
+        .iter()
+        .map(|r| serde_json::to_value(r).unwrap_or_default())
+        .filter(|r| spec.method.as_deref().is_none_or(|m| r["route"] == m))
+        .collect();
+    ordered(spec, run, &seen, "directory requests")
+}
+
 /// `project_state`: the Project after the run, against `matches`, or exactly as seeded
 /// (`unchanged`).
 pub fn project_state(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {

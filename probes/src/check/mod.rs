@@ -142,6 +142,7 @@ fn check(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
         CheckKind::ProjectState => json::project_state(spec, run),
         CheckKind::Site => json::site(spec, run),
         CheckKind::Artifact => json::artifact(spec, run),
+        CheckKind::Directory => json::directory(spec, run),
         CheckKind::Oauth => json::oauth(spec, run),
         CheckKind::Hooks => json::hooks(spec, run),
         CheckKind::Transcript => transcript::transcript(spec, run),

@@ -319,6 +319,7 @@ fn mocks(m: &Mutation, r: &mut RunOutcome) -> Option<()> {
                 List::Project => edit(&mut r.project, m, *i),
                 List::Site => edit(&mut r.site, m, *i),
                 List::Artifact => edit(&mut r.artifact, m, *i),
+                List::Directory => edit(&mut r.directory, m, *i),
                 List::TokenRequests => edit(&mut r.token_requests, m, *i),
                 List::Hooks => edit(&mut r.hooks, m, *i),
             }
@@ -369,6 +370,16 @@ fn mocks(m: &Mutation, r: &mut RunOutcome) -> Option<()> {
                 status: 200,
             }),
             List::Artifact => return None,
+            // A request no tool made: a route asked once more.
+            List::Directory => r.directory.push(stubs::claude_ai::DirectoryRequest {
+                route: method
+                    .as_ref()
+                    .and_then(|m| serde_json::from_value(json!(m)).ok())
+                    .unwrap_or_default(),
+                http_method: "POST".into(),
+                status: 200,
+                ..Default::default()
+            }),
         },
         M::ProjectDocChanged(i) => r.project_state.as_mut()?.docs[*i].content.push_str(MARK),
         M::ProjectDocRemoved(i) => {

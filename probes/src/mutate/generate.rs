@@ -105,6 +105,7 @@ pub(super) fn mutations(checks: &[&CheckSpec], run: &RunOutcome) -> Vec<Mutation
             Some(CheckKind::Oauth) => List::TokenRequests,
             Some(CheckKind::Hooks) => List::Hooks,
             Some(CheckKind::Site) => List::Site,
+            Some(CheckKind::Directory) => List::Directory,
             _ => continue,
         };
         let method = match list {
@@ -203,6 +204,7 @@ fn list_len(run: &RunOutcome, list: List) -> usize {
         List::Project => run.project.len(),
         List::Site => run.site.len(),
         List::Artifact => run.artifact.len(),
+        List::Directory => run.directory.len(),
         List::TokenRequests => run.token_requests.len(),
         List::Hooks => run.hooks.len(),
     }

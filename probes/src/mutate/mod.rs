@@ -189,6 +189,7 @@ fn reads(spec: &CheckSpec) -> u16 {
         | CheckKind::Project
         | CheckKind::Site
         | CheckKind::Artifact
+        | CheckKind::Directory
         | CheckKind::Hooks => LISTS,
         CheckKind::ProjectState => PROJECT_STATE,
         // The session id it looks for comes from stdout.

@@ -100,16 +100,18 @@ pub(super) enum List {
     Project,
     Site,
     Artifact,
+    Directory,
     TokenRequests,
     Hooks,
 }
 
-pub(super) const LISTS: [List; 7] = [
+pub(super) const LISTS: [List; 8] = [
     List::Uploads,
     List::Design,
     List::Project,
     List::Site,
     List::Artifact,
+    List::Directory,
     List::TokenRequests,
     List::Hooks,
 ];

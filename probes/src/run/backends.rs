@@ -67,6 +67,15 @@ pub(super) async fn start(
         }
         None => None,
     };
+    if let Some(directory) = &scenario.directory {
+        let mut directory: stubs::claude_ai::DirectoryScript = directory.clone();
+        directory.organization = Some(ORGANIZATION_UUID.into());
+        directory.tokens = Tokens {
+            account: Some(secrets.access_token.clone()),
+            session: Some(secrets.session_token.clone()),
+        };
+        claude_ai = claude_ai.with_directories(directory);
+    }
     if let Some(artifacts) = &scenario.artifacts {
         let artifacts: stubs::claude_ai::ArtifactsScript = dirs.places.expand_script(artifacts)?;
         claude_ai = claude_ai.with_artifacts(artifacts, Some(secrets.access_token.clone()));

@@ -324,6 +324,7 @@ fn outcome(
         token_requests: claude_ai.token_requests(),
         project: claude_ai.project_requests(),
         artifact: claude_ai.artifact_requests(),
+        directory: claude_ai.directory_requests(),
         project_seeded: project.as_ref().map(ProjectScript::seeded_state),
         project_state: claude_ai.project_state(),
         network: scenario.network,

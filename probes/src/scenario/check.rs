@@ -106,6 +106,11 @@ pub enum CheckKind {
     /// `matches` (a JSON subset of the whole ordered list: op, slug, body, status, applied),
     /// `method` (only requests of this operation: boot, content, deploy, comments, reply).
     Artifact,
+    /// The mock's connector, plugin and skill directory routes (`[directory]`), in arrival order:
+    /// `equals` (how many requests), `matches` (a JSON subset of the whole ordered list: route,
+    /// http_method, query, body, organization, bearer, anthropic_version, client_platform, beta,
+    /// status), `method` (only requests of this route, e.g. `plugins/list`).
+    Directory,
     /// The harness's hook recorder (`{hook_recorder}` as a hook command), its runs in start
     /// order: `equals` (how many), `matches` (a JSON subset of the whole ordered list: event,
     /// label, exit, env names, stdin), `event` (only runs of this hook event), `label` (only runs
@@ -194,7 +199,7 @@ impl CheckSpec {
     /// Names the first missing or misplaced field, for the scenario loader's error.
     pub fn validate(&self) -> Result<(), (&'static str, String)> {
         let Some(kind) = self.kind else {
-            return Err(("kind", "missing: one of exit, result, requests, tools, betas, tool_result, media, pairing, file, events, stderr, stdout, mcp, tool_def, system, user_context, process, tool_use_result, uploads, view, screen, design, oauth, project, project_state, site, artifact, hooks, transcript".into()));
+            return Err(("kind", "missing: one of exit, result, requests, tools, betas, tool_result, media, pairing, file, events, stderr, stdout, mcp, tool_def, system, user_context, process, tool_use_result, uploads, view, screen, design, oauth, project, project_state, site, artifact, directory, hooks, transcript".into()));
         };
         let need = |ok: bool, field: &'static str, what: &str| {
             if ok {
@@ -352,6 +357,7 @@ impl CheckSpec {
             | CheckKind::Project
             | CheckKind::Site
             | CheckKind::Artifact
+            | CheckKind::Directory
             | CheckKind::Hooks => need(
                 self.matches.is_some() || self.equals.as_ref().is_some_and(Value::is_u64),
                 "equals",
@@ -577,6 +583,7 @@ fn kind_name(kind: CheckKind) -> &'static str {
         CheckKind::Site => "site",
         CheckKind::Hooks => "hooks",
         CheckKind::Artifact => "artifact",
+        CheckKind::Directory => "directory",
         CheckKind::Oauth => "oauth",
         CheckKind::Transcript => "transcript",
     }

@@ -122,6 +122,10 @@ pub struct Scenario {
     /// threads) and the faults its artifact routes play.
     #[serde(default)]
     pub artifacts: Option<stubs::claude_ai::ArtifactsScript>,
+    /// The organization's connector, plugin and skill directories on the mock (a remote
+    /// session's onboarding tools read them) and the faults their routes play.
+    #[serde(default)]
+    pub directory: Option<stubs::claude_ai::DirectoryScript>,
     /// Web hosts the target may fetch from (`stubs::site`); requires `network = "isolated"`.
     #[serde(default, rename = "site")]
     pub sites: Vec<stubs::site::SiteScript>,
@@ -469,6 +473,7 @@ impl Scenario {
                 ("design", scenario.design.is_some()),
                 ("project", scenario.project.is_some()),
                 ("artifacts", scenario.artifacts.is_some()),
+                ("directory", scenario.directory.is_some()),
             ] {
                 if set {
                     return Err(err(format!(

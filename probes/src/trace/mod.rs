@@ -41,6 +41,7 @@ pub fn normalize(run: &RunOutcome, prompt: &str) -> String {
     services::design(run, &mut out);
     services::site(run, &mut out);
     services::project(run, &mut out);
+    services::directory(run, &mut out);
     services::token_requests(run, &mut out);
     services::hooks(run, &mut out);
     sessions::sessions(run, &mut out);

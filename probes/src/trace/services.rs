@@ -232,6 +232,41 @@ pub(super) fn project(run: &RunOutcome, out: &mut String) {
     }
 }
 
+/// The directory routes' requests, sorted: the tools that make them run at once, so arrival
+/// order is the scheduler's (a listing's pages are told apart by their query).
+pub(super) fn directory(run: &RunOutcome, out: &mut String) {
+    let mut lines: Vec<String> = run
+        .directory
+        .iter()
+        .map(|r| {
+            let mut what = vec![r.http_method.clone(), r.route.name().to_owned()];
+            what.extend(r.query.as_ref().map(|q| format!("?{q}")));
+            what.extend(r.body.as_ref().map(|b| format!("body={b}")));
+            if !r.organization {
+                what.push("WRONG org".into());
+            }
+            what.push(format!("bearer={:?}", r.bearer));
+            let headers = [
+                ("anthropic-version", &r.anthropic_version),
+                ("platform", &r.client_platform),
+                ("beta", &r.beta),
+            ];
+            for (name, value) in headers {
+                what.push(format!("{name}={}", value.as_deref().unwrap_or("none")));
+            }
+            format!(
+                "directory {} → {}",
+                crate::account::redact(&run.places.redact(&what.join(" "))),
+                r.status
+            )
+        })
+        .collect();
+    lines.sort();
+    for line in lines {
+        writeln!(out, "{line}").unwrap();
+    }
+}
+
 /// The token endpoint's requests, in order (their shape; token values are never recorded).
 pub(super) fn token_requests(run: &RunOutcome, out: &mut String) {
     for t in &run.token_requests {

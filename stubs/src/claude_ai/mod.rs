@@ -22,6 +22,8 @@ mod design_routes;
 mod design_sync;
 #[cfg(test)]
 mod design_tests;
+mod directories;
+mod directories_routes;
 mod multipart;
 mod oauth;
 mod projects;
@@ -40,6 +42,9 @@ pub use design::{
     OtherRequest,
 };
 pub use design_sync::SyncProject;
+pub use directories::{
+    DirectoryAnswer, DirectoryRequest, DirectoryScript, Route as DirectoryRoute,
+};
 pub use multipart::{parse_single_file, FilePart, MultipartError};
 pub use oauth::{OAuthScript, RecordedTokenRequest};
 pub use projects::{

@@ -18,6 +18,8 @@ use super::artifacts::{Artifact, ArtifactRequest, ArtifactsScript};
 use super::artifacts_routes::{self, ArtifactsState};
 use super::design::{DesignRequest, DesignScript, OtherRequest};
 use super::design_routes::{self, DesignState};
+use super::directories::{DirectoryRequest, DirectoryScript};
+use super::directories_routes::{self, DirectoriesState};
 use super::multipart::parse_single_file;
 use super::oauth::{OAuthScript, RecordedTokenRequest};
 use super::projects::{ProjectRequest, ProjectScript, ProjectState};
@@ -91,6 +93,7 @@ struct Shared {
     design: DesignState,
     projects: ProjectsState,
     artifacts: ArtifactsState,
+    directories: DirectoriesState,
     other_requests: Mutex<Vec<OtherRequest>>,
 }
 
@@ -109,6 +112,12 @@ impl FromRef<Arc<Shared>> for ProjectsState {
 impl FromRef<Arc<Shared>> for ArtifactsState {
     fn from_ref(shared: &Arc<Shared>) -> Self {
         shared.artifacts.clone()
+    }
+}
+
+impl FromRef<Arc<Shared>> for DirectoriesState {
+    fn from_ref(shared: &Arc<Shared>) -> Self {
+        shared.directories.clone()
     }
 }
 
@@ -135,6 +144,7 @@ impl ClaudeAi {
                 design: DesignState::new(DesignScript::default()),
                 projects: ProjectsState::default(),
                 artifacts: ArtifactsState::default(),
+                directories: DirectoriesState::default(),
                 other_requests: Mutex::new(Vec::new()),
             }),
         }
@@ -161,6 +171,13 @@ impl ClaudeAi {
         self
     }
 
+    /// Serves `script`'s directories on the directory routes (none until then: they answer 404),
+    /// starting afresh.
+    pub fn with_directories(self, script: DirectoryScript) -> Self {
+        self.shared.directories.replace(script);
+        self
+    }
+
     /// The claude.ai routes, to merge into a server. Without a fallback: axum refuses to merge
     /// two routers that both have one, and the Messages stub has its own.
     pub fn router(&self) -> Router {
@@ -180,6 +197,7 @@ impl ClaudeAi {
             .merge(design_routes::routes())
             .merge(projects_routes::routes())
             .merge(artifacts_routes::routes())
+            .merge(directories_routes::routes())
     }
 
     fn finish(&self, routes: Router<Arc<Shared>>) -> Router {
@@ -209,6 +227,10 @@ impl ClaudeAi {
     /// The artifacts as they are now, when `[artifacts]` is served.
     pub fn artifacts_state(&self) -> Option<Vec<Artifact>> {
         self.shared.artifacts.state()
+    }
+
+    pub fn directory_requests(&self) -> Vec<DirectoryRequest> {
+        self.shared.directories.requests()
     }
 
     /// Requests to paths no route serves, when served by [`router_alone`](Self::router_alone).
