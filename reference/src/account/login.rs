@@ -5,7 +5,7 @@
 //! the organization's policy and the Messages client all sign in with it.
 
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
 
@@ -270,6 +270,41 @@ fn write_private(file: &Path, text: &str) -> std::io::Result<()> {
     f.write_all(text.as_bytes())
 }
 
+/// A remote session's access token (`CLAUDE_CODE_SESSION_ACCESS_TOKEN`).
+pub fn session_token() -> Option<String> {
+    std::env::var("CLAUDE_CODE_SESSION_ACCESS_TOKEN")
+        .ok()
+        .filter(|t| !t.is_empty())
+}
+
+/// An exclusive advisory lock beside the credentials file, held while a refresh rotates the
+/// stored pair so two processes never spend the same refresh token.
+/// The lock is released when the file closes, on drop.
+pub struct CredentialsLock(#[allow(dead_code)] std::fs::File);
+
+impl CredentialsLock {
+    /// Waits up to a second for the lock; `None` when another process keeps it.
+    pub fn acquire(home: &Path) -> Option<Self> {
+        use std::os::fd::AsRawFd;
+        let dir = crate::environment::config_dir(home);
+        std::fs::create_dir_all(&dir).ok()?;
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(dir.join(".credentials.lock"))
+            .ok()?;
+        for _ in 0..20 {
+            // SAFETY: a valid open descriptor; flock only takes a lock on it.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+                return Some(CredentialsLock(file));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,5 +318,16 @@ mod tests {
             refresh_scopes(&held).join(" "),
             "user:profile user:inference user:sessions:claude_code user:mcp_servers user:file_upload user:projects:read"
         );
+    }
+
+    #[test]
+    fn a_held_lock_makes_a_second_taker_give_up() {
+        let home = tempfile::tempdir().unwrap();
+        let held = CredentialsLock::acquire(home.path()).expect("free");
+        // flock locks belong to the open file description: a second open in this process
+        // contends like another process would.
+        assert!(CredentialsLock::acquire(home.path()).is_none());
+        drop(held);
+        assert!(CredentialsLock::acquire(home.path()).is_some());
     }
 }

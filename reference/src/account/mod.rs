@@ -4,3 +4,13 @@
 
 pub mod login;
 pub mod policy;
+
+use std::path::Path;
+
+/// The account's organization as `~/.claude.json` records it (`oauthAccount.organizationUuid`).
+pub fn organization(home: &Path) -> Option<String> {
+    let config = crate::json::read_file(&crate::environment::global_config(home))?;
+    config["oauthAccount"]["organizationUuid"]
+        .as_str()
+        .map(str::to_owned)
+}

@@ -110,21 +110,28 @@ pub fn allows(home: &Path, key: &str) -> bool {
     if let Some(allowed) = policy["restrictions"][key]["allowed"].as_bool() {
         return allowed;
     }
-    let tainted = |taint: &str| {
-        policy["compliance_taints"]
-            .as_array()
-            .is_some_and(|t| t.iter().any(|x| x == taint))
-    };
     !TAINTED_KEYS
         .iter()
-        .any(|(taint, k)| *k == key && tainted(taint))
+        .any(|(taint, k)| *k == key && has_taint(&policy, taint))
+}
+
+/// Whether the organization's cached policy carries compliance taint `taint` (`hipaa`).
+pub fn tainted(home: &Path, taint: &str) -> bool {
+    crate::json::read_file(&cache_file(home)).is_some_and(|policy| has_taint(&policy, taint))
+}
+
+fn has_taint(policy: &serde_json::Value, taint: &str) -> bool {
+    policy["compliance_taints"]
+        .as_array()
+        .is_some_and(|t| t.iter().any(|x| x == taint))
 }
 
 /// Compliance taints and the policy keys each forbids when the policy leaves the key unstated
 /// (2.1.235's table, the rows for the keys this reference reads).
-const TAINTED_KEYS: [(&str, &str); 2] = [
+const TAINTED_KEYS: [(&str, &str); 3] = [
     ("hipaa", "allow_design_sync"),
     ("hipaa", "allow_projects_tool"),
+    ("hipaa", "allow_plugin_skill_search"),
 ];
 
 #[cfg(test)]

@@ -112,7 +112,7 @@ pub fn start(home: &Path, model: &str, api_key: Option<&str>) -> Lookups {
         lookups
             .after_title
             .push(get("/api/claude_code_grove".into(), with_beta()));
-        if let Some(org) = organization(home) {
+        if let Some(org) = crate::account::organization(home) {
             lookups.after_title.push(get(
                 format!("/api/oauth/organizations/{org}/referral/eligibility?campaign=claude_code_guest_pass"),
                 vec![
@@ -124,12 +124,4 @@ pub fn start(home: &Path, model: &str, api_key: Option<&str>) -> Lookups {
         }
     }
     lookups
-}
-
-fn organization(home: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(crate::environment::global_config(home)).ok()?;
-    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-    v["oauthAccount"]["organizationUuid"]
-        .as_str()
-        .map(str::to_owned)
 }

@@ -79,15 +79,6 @@ pub struct Api {
     home: PathBuf,
 }
 
-/// The account's organization as `~/.claude.json` records it.
-fn organization(home: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(crate::environment::global_config(home)).ok()?;
-    let v: Value = serde_json::from_str(&text).ok()?;
-    v["oauthAccount"]["organizationUuid"]
-        .as_str()
-        .map(str::to_owned)
-}
-
 /// The largest raw-download answer read: the biggest file's base64 plus 64 KiB for the rest.
 fn raw_body_cap() -> usize {
     (limits::PROJECTS_READ_RAW_MAX.usize() * 4).div_ceil(3) + 65_536
@@ -107,7 +98,7 @@ impl Api {
             base,
             project: project.to_owned(),
             credential,
-            organization: organization(home),
+            organization: crate::account::organization(home),
             home: home.to_owned(),
         }
     }

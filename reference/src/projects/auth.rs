@@ -8,7 +8,9 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use crate::account::login::{self as credentials, Login, OAuthConfig, RefreshFailure};
+use crate::account::login::{
+    self as credentials, CredentialsLock, Login, OAuthConfig, RefreshFailure,
+};
 
 pub const READ_SCOPE: &str = "user:projects:read";
 pub const WRITE_SCOPE: &str = "user:projects:write";
@@ -109,12 +111,7 @@ fn has_project_scopes(login: &Login) -> bool {
         .all(|s| login.scopes.iter().any(|h| h == s))
 }
 
-/// A remote session's access token (`CLAUDE_CODE_SESSION_ACCESS_TOKEN`).
-pub fn session_token() -> Option<String> {
-    std::env::var("CLAUDE_CODE_SESSION_ACCESS_TOKEN")
-        .ok()
-        .filter(|t| !t.is_empty())
-}
+pub use credentials::session_token;
 
 /// The credential for a Projects call, refreshing the login once to add the project scopes when
 /// it lacks them.
@@ -203,34 +200,6 @@ async fn expand(home: &Path) -> Result<String, Unavailable> {
     Ok(refreshed.access_token)
 }
 
-/// An exclusive advisory lock beside the credentials file, held while a refresh rotates the
-/// stored pair so two processes never spend the same refresh token.
-/// The lock is released when the file closes, on drop.
-struct CredentialsLock(#[allow(dead_code)] std::fs::File);
-
-impl CredentialsLock {
-    /// Waits up to a second for the lock; `None` when another process keeps it.
-    fn acquire(home: &Path) -> Option<Self> {
-        use std::os::fd::AsRawFd;
-        let dir = crate::environment::config_dir(home);
-        std::fs::create_dir_all(&dir).ok()?;
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(dir.join(".credentials.lock"))
-            .ok()?;
-        for _ in 0..20 {
-            // SAFETY: a valid open descriptor; flock only takes a lock on it.
-            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
-                return Some(CredentialsLock(file));
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        None
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -248,17 +217,6 @@ mod tests {
         assert!(e.to_string().starts_with(
             "Projects needs a claude.ai login. The claude.ai login cannot be refreshed"
         ));
-    }
-
-    #[test]
-    fn a_held_lock_makes_a_second_taker_give_up() {
-        let home = tempfile::tempdir().unwrap();
-        let held = CredentialsLock::acquire(home.path()).expect("free");
-        // flock locks belong to the open file description: a second open in this process
-        // contends like another process would.
-        assert!(CredentialsLock::acquire(home.path()).is_none());
-        drop(held);
-        assert!(CredentialsLock::acquire(home.path()).is_some());
     }
 
     #[test]
