@@ -135,6 +135,16 @@ pub struct Offer {
     pub brief: bool,
     /// SendUserFile: a remote surface (`send_user_file::offered`).
     pub send_user_file: bool,
+    /// ListConnectors, SearchMcpRegistry, SuggestConnectors: a remote session on Anthropic's
+    /// provider.
+    pub connectors: bool,
+    /// ListPlugins, SearchPlugins, SuggestPluginInstall, ListSkills, SearchSkills, SuggestSkills:
+    /// as the connector tools, for an organization without the hipaa taint.
+    pub catalog: bool,
+    /// ShowOnboardingRolePicker: a remote session.
+    pub role_picker: bool,
+    /// ReadNotifications: a remote session run by a host or `-p`, not at a terminal.
+    pub notifications: bool,
     /// AskUserQuestion, EnterPlanMode, ExitPlanMode: someone can answer (a host with a
     /// permission-prompt tool, or a terminal).
     pub user: bool,

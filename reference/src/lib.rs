@@ -13,6 +13,7 @@ pub mod config;
 pub mod context;
 pub mod cron;
 pub mod design;
+pub mod directories;
 pub mod environment;
 pub mod events;
 pub mod hooks;

@@ -481,6 +481,25 @@ pub const ALL_REAL_BINARY: &[&Limit] = &[
     &SCHEDULE_WAKEUP_MIN_DELAY,
     &SCHEDULE_WAKEUP_MAX_DELAY,
     &SCHEDULE_WAKEUP_RESULT_BUDGET,
+    &DIRECTORY_REQUEST_TIMEOUT,
+    &DIRECTORY_PLUGIN_PAGE_TIMEOUT,
+    &DIRECTORY_SKILLS_LIST_TIMEOUT,
+    &DIRECTORY_PLUGIN_PAGE_SIZE,
+    &DIRECTORY_PLUGIN_PAGE_CAP,
+    &DIRECTORY_PLUGIN_RETRY_DELAY,
+    &DIRECTORY_SCOPE_WAIT,
+    &DIRECTORY_KEYWORDS_MAX,
+    &DIRECTORY_KEYWORD_MAX_LEN,
+    &SUGGEST_CONNECTORS_MAX,
+    &SUGGEST_PLUGINS_MAX,
+    &SUGGEST_PLUGIN_SKILLS_MAX,
+    &SUGGEST_PLUGIN_NAME_MAX,
+    &SUGGEST_DESCRIPTION_MAX,
+    &SUGGEST_CONTEXT_LABEL_MAX,
+    &DIRECTORY_RESULT_BUDGET,
+    &LIST_CONNECTORS_RESULT_BUDGET,
+    &READ_NOTIFICATIONS_RESULT_BUDGET,
+    &ROLE_PICKER_RESULT_BUDGET,
 ];
 
 pub const DESIGN_CATALOG_SUMMARY_MAX: Limit = Limit {
@@ -1726,4 +1745,232 @@ pub const REMOTE_AUTOCOMPACT_THRESHOLD: Limit = Limit {
         case: "brief.lanes/env-byoc: a remote session's autocompact_state event, claude-sonnet-4-5",
     },
     what: "The token count at which that autocompact_state says compaction starts.",
+};
+
+pub const DIRECTORY_REQUEST_TIMEOUT: Limit = Limit {
+    name: "directories.request_timeout",
+    value: 15000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon remote-directories): connector routes CrS=15000, plugin/skill search VrS=15000",
+    },
+    what: "Timeout of a connector request and of a plugin or skill search.",
+};
+
+pub const DIRECTORY_PLUGIN_PAGE_TIMEOUT: Limit = Limit {
+    name: "directories.plugin_page_timeout",
+    value: 10000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon remote-directories): list-plugins page KrS=1e4",
+    },
+    what: "Timeout of one list-plugins page.",
+};
+
+pub const DIRECTORY_SKILLS_LIST_TIMEOUT: Limit = Limit {
+    name: "directories.skills_list_timeout",
+    value: 30000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon remote-directories): list-skills enS=30000",
+    },
+    what: "Timeout of the skills listing.",
+};
+
+pub const DIRECTORY_PLUGIN_PAGE_SIZE: Limit = Limit {
+    name: "directories.plugin_page_size",
+    value: 100,
+    unit: Unit::Entries,
+    kind: Kind::Fact,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon remote-directories): list-plugins rHf=100, `limit=100&offset=...` (tools.surface/remote-directories)",
+    },
+    what: "Plugins asked for per list-plugins page; the next page's offset is this much further.",
+};
+
+pub const DIRECTORY_PLUGIN_PAGE_CAP: Limit = Limit {
+    name: "directories.plugin_page_cap",
+    value: 20,
+    unit: Unit::Pages,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon remote-directories): list-plugins P6a=20, 'list-plugins page cap (20) exceeded'",
+    },
+    what: "Most list-plugins pages one listing reads.",
+};
+
+pub const DIRECTORY_PLUGIN_RETRY_DELAY: Limit = Limit {
+    name: "directories.plugin_retry_delay",
+    value: 500,
+    unit: Unit::Millis,
+    kind: Kind::Fact,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon remote-directories): H6n waits aHf=500 before its one repeat (tools.surface/remote-directories-faults)",
+    },
+    what: "Wait before a failed plugin listing is read once more.",
+};
+
+pub const DIRECTORY_SCOPE_WAIT: Limit = Limit {
+    name: "directories.scope_wait",
+    value: 10000,
+    unit: Unit::Millis,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon remote-directories): bAi races the user:plugins expansion against WrS=1e4",
+    },
+    what: "Longest a plugin request waits for the login to gain user:plugins.",
+};
+
+pub const DIRECTORY_KEYWORDS_MAX: Limit = Limit {
+    name: "directories.keywords_max",
+    value: 8,
+    unit: Unit::Entries,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "tools.surface/remote-directories: every directory tool's keywords maxItems 8",
+    },
+    what: "Keywords one directory call takes.",
+};
+
+pub const DIRECTORY_KEYWORD_MAX_LEN: Limit = Limit {
+    name: "directories.keyword_max_len",
+    value: 64,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "tools.surface/remote-directories: keywords items maxLength 64 (SuggestConnectors uuids too)",
+    },
+    what: "Length of one keyword or connector id.",
+};
+
+pub const SUGGEST_CONNECTORS_MAX: Limit = Limit {
+    name: "directories.suggest_connectors_max",
+    value: 32,
+    unit: Unit::Entries,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "tools.surface/remote-directories: SuggestConnectors uuids maxItems 32",
+    },
+    what: "Connector ids one SuggestConnectors resolves.",
+};
+
+pub const SUGGEST_PLUGINS_MAX: Limit = Limit {
+    name: "directories.suggest_plugins_max",
+    value: 16,
+    unit: Unit::Entries,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "tools.surface/remote-directories: SuggestPluginInstall plugins maxItems 16",
+    },
+    what: "Plugins on one install card.",
+};
+
+pub const SUGGEST_PLUGIN_SKILLS_MAX: Limit = Limit {
+    name: "directories.suggest_plugin_skills_max",
+    value: 32,
+    unit: Unit::Entries,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "tools.surface/remote-directories: SuggestPluginInstall plugins[].skills maxItems 32",
+    },
+    what: "Skills listed for one plugin on an install card.",
+};
+
+pub const SUGGEST_PLUGIN_NAME_MAX: Limit = Limit {
+    name: "directories.suggest_plugin_name_max",
+    value: 256,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "tools.surface/remote-directories: pluginId, pluginName, skills[].name maxLength 256",
+    },
+    what: "Length of a plugin id, plugin name or skill name on an install card.",
+};
+
+pub const SUGGEST_DESCRIPTION_MAX: Limit = Limit {
+    name: "directories.suggest_description_max",
+    value: 1024,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "tools.surface/remote-directories: description maxLength 1024 (plugins and their skills)",
+    },
+    what: "Length of a description on an install card.",
+};
+
+pub const SUGGEST_CONTEXT_LABEL_MAX: Limit = Limit {
+    name: "directories.suggest_context_label_max",
+    value: 128,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "tools.surface/remote-directories: contextLabel maxLength 128",
+    },
+    what: "Length of a suggestion card's header.",
+};
+
+pub const DIRECTORY_RESULT_BUDGET: Limit = Limit {
+    name: "directories.result_budget",
+    value: 50000,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon remote-directories): maxResultSizeChars 5e4 (searches, plugin and skill tools, SuggestConnectors)",
+    },
+    what: "Directory tool result size before it is persisted and previewed.",
+};
+
+pub const LIST_CONNECTORS_RESULT_BUDGET: Limit = Limit {
+    name: "directories.list_connectors_result_budget",
+    value: 300000,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon remote-directories): ListConnectors maxResultSizeChars 3e5",
+    },
+    what: "ListConnectors result size before it is persisted and previewed.",
+};
+
+pub const READ_NOTIFICATIONS_RESULT_BUDGET: Limit = Limit {
+    name: "onboarding.read_notifications_result_budget",
+    value: 100000,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon remote-directories): ReadNotifications maxResultSizeChars 1e5",
+    },
+    what: "ReadNotifications result size before it is persisted and previewed.",
+};
+
+pub const ROLE_PICKER_RESULT_BUDGET: Limit = Limit {
+    name: "onboarding.role_picker_result_budget",
+    value: 10000,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon remote-directories): ShowOnboardingRolePicker maxResultSizeChars 1e4",
+    },
+    what: "ShowOnboardingRolePicker result size before it is persisted and previewed.",
 };

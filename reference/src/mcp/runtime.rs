@@ -165,6 +165,17 @@ impl McpRuntime {
         })
     }
 
+    /// The values of header `name` on the configurations of the servers not turned off (an HTTP
+    /// server's `headers`, as declared): 2.1.235 tells a claude.ai connector installed as one of
+    /// this session's servers by its `X-MCP-Server-ID`, whatever the server's state.
+    pub fn header_values(&self, name: &str) -> Vec<String> {
+        self.servers
+            .iter()
+            .filter(|s| s.status() != Status::Disabled)
+            .filter_map(|s| s.spec.shown["headers"][name].as_str().map(str::to_owned))
+            .collect()
+    }
+
     /// `[{name, status}]` for the init event: connected, failed, needs-auth, pending.
     pub fn statuses(&self) -> Vec<Value> {
         // 2.1.235 connects the alwaysLoad servers as a batch of their own, first, and lists

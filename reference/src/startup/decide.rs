@@ -110,6 +110,12 @@ fn offer(inputs: &Inputs) -> Offer {
         lsp: false,
         brief: inputs.brief == crate::brief::State::On,
         send_user_file: gates.send_user_file,
+        connectors: gates.connectors,
+        catalog: gates.catalog,
+        role_picker: crate::environment::remote(),
+        // 2.1.235's `jEi`: a remote session nobody answers at a terminal.
+        notifications: crate::environment::remote()
+            && inputs.host != crate::config::HostKind::Terminal,
         // Deferred under tool search: on offer, out of tools[] until ToolSearch loads it.
         notebook: true,
         // Set by the session: who can answer, and whether plan mode withdraws tools.

@@ -77,6 +77,10 @@ pub struct Gates {
     pub design_sync: bool,
     /// `tools::send_user_file::offered`: a remote surface the policy lets send files.
     pub send_user_file: bool,
+    /// A remote session's connector tools (`directories::connectors_offered`).
+    pub connectors: bool,
+    /// A remote session's plugin and skill tools (`directories::catalog_offered`).
+    pub catalog: bool,
     /// `CLAUDE_CODE_ARTIFACT` asks for Artifact (and nothing withdraws it).
     pub artifact: bool,
     /// Artifact's own gates at a terminal (read only for a terminal session).
@@ -194,6 +198,8 @@ pub fn read(args: &Args) -> Result<Inputs, Stop> {
         projects: crate::projects::enabled(&home),
         design_sync: crate::tools::design_sync::offered(&home),
         send_user_file: crate::tools::send_user_file::offered(&home),
+        connectors: crate::directories::connectors_offered(),
+        catalog: crate::directories::catalog_offered(&home),
         artifact: crate::artifact::offered(),
         artifact_at_terminal: host == HostKind::Terminal
             && crate::artifact::offered_at_terminal(&home, api_key.is_some()),

@@ -7,6 +7,7 @@ mod bash;
 mod claude_design;
 mod cron;
 pub mod design_sync;
+mod directories;
 mod edit;
 mod file_state;
 mod glob;
@@ -14,6 +15,7 @@ mod grep;
 mod lsp;
 mod mcp_resources;
 mod notebook;
+mod onboarding;
 mod pdf_pages;
 mod persist;
 mod picture;
@@ -438,6 +440,27 @@ const FAMILIES: &[Family] = &[
     (|o| o.lsp, &[&lsp::Lsp]),
     (|o| o.brief, &[&send_user_message::SendUserMessage]),
     (|o| o.send_user_file, &[&send_user_file::SendUserFile]),
+    (
+        |o| o.connectors,
+        &[
+            &directories::LIST_CONNECTORS,
+            &directories::SEARCH_MCP_REGISTRY,
+            &directories::SUGGEST_CONNECTORS,
+        ],
+    ),
+    (
+        |o| o.catalog,
+        &[
+            &directories::LIST_PLUGINS,
+            &directories::SEARCH_PLUGINS,
+            &directories::SUGGEST_PLUGIN_INSTALL,
+            &directories::LIST_SKILLS,
+            &directories::SEARCH_SKILLS,
+            &directories::SUGGEST_SKILLS,
+        ],
+    ),
+    (|o| o.role_picker, &[&onboarding::ShowOnboardingRolePicker]),
+    (|o| o.notifications, &[&onboarding::ReadNotifications]),
     (
         |o| o.user,
         &[
