@@ -350,7 +350,10 @@ fn fill_from_line(value: &Value, line: &str) -> Value {
 pub fn permission_response(decision: &Decision, request: &Value) -> Value {
     let input = &request["input"];
     match decision.answer {
-        Answer::Allow => json!({"behavior": "allow", "updatedInput": input}),
+        Answer::Allow => {
+            let input = decision.input.as_ref().unwrap_or(input);
+            json!({"behavior": "allow", "updatedInput": input})
+        }
         Answer::AllowAlways => {
             // The user accepts the rules the target proposed for this call.
             let rules: Vec<&Value> = request["permission_suggestions"]

@@ -89,6 +89,10 @@ pub struct Decision {
     /// `none`: how long the harness stays silent before it ends the run.
     #[serde(default)]
     pub wait_ms: Option<u64>,
+    /// `allow` over the control protocol: the input the host answers with (`updatedInput`)
+    /// instead of the one it was asked about, as a host whose card the user fills in does.
+    #[serde(default)]
+    pub input: Option<serde_json::Value>,
     /// Only on these targets (`claude@2.1.235`, a range such as `claude@>=2.1.235, <=2.1.332`, or
     /// `claude` for every real binary): a question the seed says is never asked, which they ask
     /// anyway.
@@ -144,6 +148,9 @@ impl Decision {
             }
             _ if self.wait_ms.is_some() && self.answer != Answer::None => {
                 Err("`wait_ms` goes with `answer = \"none\"` only".into())
+            }
+            _ if self.input.is_some() && self.answer != Answer::Allow => {
+                Err("`input` goes with `answer = \"allow\"` only".into())
             }
             _ => Ok(()),
         }
