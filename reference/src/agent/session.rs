@@ -56,6 +56,13 @@ pub async fn run(mut config: Config) -> i32 {
     let lookups = first_party::start(&config.home, &config.model, config.api_key.as_deref());
     // An SDK host's `initialize` comes first: it may give the system prompt and name its own
     // MCP servers, which are connected with the others.
+    // A remote session opens its output before it answers anything, a host's `initialize`
+    // included (recorded: tools.surface/remote-onboarding).
+    if crate::environment::remote() && matches!(config.host, HostKind::Control { .. }) {
+        for event in super::remote::opening_events(&config.session_id) {
+            crate::events::print_line(&event.to_string());
+        }
+    }
     let control = match config.host {
         HostKind::Control { asks } => Some(Control::start(asks, config.mode, &config.session_id)),
         _ => None,
@@ -580,7 +587,8 @@ impl<'a> Session<'a> {
         };
         // 2.1.235 announces the session as its first prompt starts, after the start-up requests:
         // a limits change their answers brought is told first.
-        if self.init_owed && crate::environment::remote() {
+        // Under an SDK host they went out before its `initialize` was answered.
+        if self.init_owed && crate::environment::remote() && self.interrupt_probe.is_none() {
             for event in super::remote::opening_events(&self.out.session_id) {
                 self.out.event(&event);
             }

@@ -167,6 +167,16 @@ impl Tool for Directory {
         }
     }
 
+    /// SuggestPluginInstall's plugins refuse fields they do not name (a strict object in
+    /// 2.1.235; recorded: tools.surface/remote-directories-faults).
+    fn validation_schema(&self) -> Value {
+        let mut schema = self.input_schema();
+        if self.0 == Kind::SuggestPluginInstall {
+            schema["properties"]["plugins"]["items"][super::schema::STRICT] = json!(true);
+        }
+        schema
+    }
+
     fn result_budget(&self) -> Option<&'static Limit> {
         Some(match self.0 {
             Kind::ListConnectors => &limits::LIST_CONNECTORS_RESULT_BUDGET,

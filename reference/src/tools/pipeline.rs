@@ -458,7 +458,11 @@ fn ask(
             }
             match changed {
                 Some(changed) => {
-                    let issues = schema::issues(&tool.validation_schema(), &changed);
+                    // Fields the schema does not name are let through, as 2.1.235's check of a
+                    // host's input lets them (the role picker's answer is one: `{role}` for a
+                    // tool that takes `{}`), and reach the call as sent.
+                    let mut issues = schema::issues(&tool.validation_schema(), &changed);
+                    issues.retain(|i| i.zod["code"] != "unrecognized_keys");
                     if issues.is_empty() {
                         Ok(Some(changed))
                     } else {

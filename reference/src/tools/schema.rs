@@ -62,7 +62,12 @@ pub fn issues(schema: &Value, input: &Value) -> Vec<Issue> {
             None => {}
             Some(value) => match property_issue(name, prop, value) {
                 Some(issue) => out.push(issue),
-                None => out.extend(nested_missing(name, prop, value)),
+                None => match (value.as_array(), prop.get("items")) {
+                    (Some(items), Some(item_schema)) => {
+                        out.extend(item_issues(name, items, item_schema))
+                    }
+                    _ => out.extend(nested_missing(name, prop, value)),
+                },
             },
         }
     }
@@ -109,6 +114,66 @@ fn nested_missing(name: &str, prop: &Value, value: &Value) -> Vec<Issue> {
             )
         })
         .collect()
+}
+
+/// Marks, in a tool's validation schema only (never sent), an array's item object that refuses
+/// fields it does not name (2.1.235's strict object). The JSON schema on the wire says
+/// `additionalProperties: false` both for those and for objects that drop such fields
+/// (TodoWrite's items), so it cannot tell them apart.
+pub const STRICT: &str = "x-strict";
+
+/// Every issue of the objects inside an array, item by item, as zod reports them all: an item
+/// of the wrong type, else its missing required fields (by path, `todos[0].activeForm`), its
+/// enums, and, for a strict item, the fields its schema does not name.
+fn item_issues(name: &str, items: &[Value], item_schema: &Value) -> Vec<Issue> {
+    let mut out = Vec::new();
+    let item_props = &item_schema["properties"];
+    for (i, item) in items.iter().enumerate() {
+        if let Some(issue) = item_type_issue(name, i, item_schema, item) {
+            out.push(issue);
+            continue;
+        }
+        for field in required(item_schema) {
+            // A field with a default is filled in, not missing (AskUserQuestion's multiSelect).
+            if item.get(field).is_none() && item_props[field].get("default").is_none() {
+                out.push(Issue::missing(
+                    vec![json!(name), json!(i), json!(field)],
+                    &format!("{name}[{i}].{field}"),
+                    &item_props[field],
+                ));
+            }
+        }
+        for (field, field_schema) in item_props.as_object().into_iter().flatten() {
+            let choices = field_schema["enum"].as_array();
+            if let (Some(choices), Some(v)) = (choices, item.get(field)) {
+                if !choices.contains(v) {
+                    out.push(Issue::bad_option(
+                        vec![json!(name), json!(i), json!(field)],
+                        choices,
+                    ));
+                }
+            }
+        }
+        if let (Some(object), Some(props)) = (item.as_object(), item_props.as_object()) {
+            let unexpected: Vec<&String> =
+                object.keys().filter(|k| !props.contains_key(*k)).collect();
+            if item_schema[STRICT] == Value::Bool(true) && !unexpected.is_empty() {
+                let quoted: Vec<String> = unexpected.iter().map(|k| format!("\"{k}\"")).collect();
+                let noun = if quoted.len() == 1 { "key" } else { "keys" };
+                // 2.1.235's sentence names the key alone, not its path.
+                let sentences: Vec<String> = unexpected
+                    .iter()
+                    .map(|k| format!("An unexpected parameter `{k}` was provided"))
+                    .collect();
+                out.push(Issue {
+                    sentence: Some(sentences.join("\n")),
+                    zod: json!({"code": "unrecognized_keys", "keys": unexpected, "path": [name, i],
+                                "message": format!("Unrecognized {noun}: {}", quoted.join(", "))}),
+                });
+            }
+        }
+    }
+    out
 }
 
 fn required(schema: &Value) -> Vec<&str> {
@@ -158,36 +223,6 @@ fn property_issue(name: &str, prop: &Value, value: &Value) -> Option<Issue> {
                 zod: json!({"origin": "string", "code": "invalid_format", "format": "regex", "pattern": format!("/{pattern}/"), "path": [name],
                             "message": format!("Invalid string: must match pattern /{pattern}/")}),
             });
-        }
-    }
-    // Objects inside an array: their required fields and enums, by path (`todos[0].activeForm`).
-    if let (Some(items), Some(item_schema)) = (value.as_array(), prop.get("items")) {
-        for (i, item) in items.iter().enumerate() {
-            if let Some(issue) = item_type_issue(name, i, item_schema, item) {
-                return Some(issue);
-            }
-            let item_props = &item_schema["properties"];
-            for field in required(item_schema) {
-                // A field with a default is filled in, not missing (AskUserQuestion's multiSelect).
-                if item.get(field).is_none() && item_props[field].get("default").is_none() {
-                    return Some(Issue::missing(
-                        vec![json!(name), json!(i), json!(field)],
-                        &format!("{name}[{i}].{field}"),
-                        &item_props[field],
-                    ));
-                }
-            }
-            for (field, field_schema) in item_props.as_object().into_iter().flatten() {
-                let choices = field_schema["enum"].as_array();
-                if let (Some(choices), Some(v)) = (choices, item.get(field)) {
-                    if !choices.contains(v) {
-                        return Some(Issue::bad_option(
-                            vec![json!(name), json!(i), json!(field)],
-                            choices,
-                        ));
-                    }
-                }
-            }
         }
     }
     if let Some(choices) = prop["enum"].as_array() {
@@ -483,5 +518,32 @@ mod tests {
         assert_eq!(extra.len(), 1, "one zod issue for all the keys");
         assert_eq!(extra[0].zod["message"], "Unrecognized keys: \"x\", \"y\"");
         assert_eq!(message("T", &extra), "InputValidationError: T failed due to the following issues:\nAn unexpected parameter `x` was provided\nAn unexpected parameter `y` was provided");
+    }
+
+    #[test]
+    fn every_issue_of_every_item_is_reported_and_unknown_fields_only_for_a_strict_item() {
+        let mut schema = json!({"type": "object", "properties": {"plugins": {"type": "array", "items": {
+            "type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"}},
+            "required": ["id", "name"], "additionalProperties": false}}}});
+        let input = json!({"plugins": [{"x": 1}, {"id": "a", "name": "b"}, {"name": "c"}]});
+        let sentences = |schema: &Value| -> Vec<String> {
+            issues(schema, &input)
+                .into_iter()
+                .filter_map(|i| i.sentence)
+                .collect()
+        };
+        assert_eq!(
+            sentences(&schema),
+            [
+                "The required parameter `plugins[0].id` is missing",
+                "The required parameter `plugins[0].name` is missing",
+                "The required parameter `plugins[2].id` is missing",
+            ]
+        );
+        schema["properties"]["plugins"]["items"][STRICT] = json!(true);
+        assert_eq!(
+            sentences(&schema)[2],
+            "An unexpected parameter `x` was provided"
+        );
     }
 }
