@@ -44,7 +44,7 @@ pub struct DirectoryScript {
     pub filler_plugins: usize,
     /// Faults: the `nth` request of a route (every one when absent) answered with `status` and
     /// `body` (a JSON text; an error envelope naming the status when absent).
-    #[serde(default)]
+    #[serde(default, rename = "answer")]
     pub answers: Vec<DirectoryAnswer>,
     /// The account's organization, the one a route must name (set by the harness).
     #[serde(skip)]
