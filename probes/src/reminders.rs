@@ -39,6 +39,7 @@ const KINDS: &[(&str, &[&str])] = &[
         &[
             "[SYSTEM NOTIFICATION - NOT USER INPUT]",
             "A background task of this session changed state",
+            "A notification from outside this session arrived",
         ],
     ),
     (

@@ -14,19 +14,23 @@ use crate::outcome::RunOutcome;
 use crate::scenario::CheckSpec;
 use crate::wire;
 
-/// `tool_use_result`: the stream-json user event answering `tool_use_id`.
+/// `tool_use_result`: the stream-json user event answering `tool_use_id` (`absent = true`: none
+/// does, the call never ran).
 pub fn tool_use_result(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
     let id = spec.tool_use_id.as_deref().unwrap_or_default();
     let events = wire::stdout_events(&run.stdout);
-    let event = events
-        .iter()
-        .filter(|e| e["type"] == "user")
-        .find(|e| {
-            wire::blocks(&e["message"])
-                .iter()
-                .any(|b| b["tool_use_id"] == id)
-        })
-        .ok_or_else(|| format!("no stream-json user event answers `{id}`"))?;
+    let event = events.iter().filter(|e| e["type"] == "user").find(|e| {
+        wire::blocks(&e["message"])
+            .iter()
+            .any(|b| b["tool_use_id"] == id)
+    });
+    if spec.absent == Some(true) {
+        return match event {
+            None => Ok(()),
+            Some(_) => Err(format!("a stream-json user event answers `{id}`")),
+        };
+    }
+    let event = event.ok_or_else(|| format!("no stream-json user event answers `{id}`"))?;
     let seen = redacted(run, &event["tool_use_result"]);
     if let Some(want) = &spec.matches {
         subset(want, &seen, "tool_use_result")?;

@@ -188,6 +188,12 @@ impl Host {
             .partition(|(after, _)| line.contains(after.as_str()));
         self.deferred = held;
         for (_, request) in due {
+            // `{ line = "…", after_stdout = "…" }`: a line of the host's own (not a control
+            // request), sent as it is once the target's line is seen.
+            if let Some(raw) = request.get("line").and_then(Value::as_str) {
+                self.send_line(raw.to_owned()).await;
+                continue;
+            }
             let request = fill_from_line(&request, line);
             let id = self.request_id();
             self.send(json!({"type": "control_request", "request_id": id, "request": request}))

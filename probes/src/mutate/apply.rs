@@ -111,6 +111,12 @@ fn stdout(m: &Mutation, r: &mut RunOutcome) -> Option<()> {
         })
         .then_some(())?,
         M::StdoutAppended(t) => r.stdout.push_str(&format!("{t}\n")),
+        M::ToolUseResultAdded(id) => {
+            let event = json!({"type": "user", "message": {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": id, "content": MARK}]},
+                "tool_use_result": {MARK: true}});
+            r.stdout.push_str(&format!("{event}\n"));
+        }
         _ => return None,
     }
     Some(())

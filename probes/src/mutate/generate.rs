@@ -54,19 +54,30 @@ pub(super) fn mutations(checks: &[&CheckSpec], run: &RunOutcome) -> Vec<Mutation
     out.extend((0..run.requests.len()).map(M::ToolResultDropped));
     out.extend([M::ToolResultsErrorFlipped, M::ToolResultsTextAdded]);
     // A call expected to stay unanswered (`absent`, in a check or a difference) is answered.
-    let unanswered: BTreeSet<String> = checks
-        .iter()
-        .filter(|s| s.kind == Some(CheckKind::ToolResult))
-        .filter(|s| {
-            s.absent == Some(true)
-                || s.differs
-                    .iter()
-                    .flat_map(|d| d.values())
-                    .any(|d| d.absent == Some(true))
-        })
-        .filter_map(|s| s.tool_use_id.clone())
-        .collect();
-    out.extend(unanswered.into_iter().map(M::ToolResultAdded));
+    let unanswered = |kind: CheckKind| -> BTreeSet<String> {
+        checks
+            .iter()
+            .filter(|s| s.kind == Some(kind))
+            .filter(|s| {
+                s.absent == Some(true)
+                    || s.differs
+                        .iter()
+                        .flat_map(|d| d.values())
+                        .any(|d| d.absent == Some(true))
+            })
+            .filter_map(|s| s.tool_use_id.clone())
+            .collect()
+    };
+    out.extend(
+        unanswered(CheckKind::ToolResult)
+            .into_iter()
+            .map(M::ToolResultAdded),
+    );
+    out.extend(
+        unanswered(CheckKind::ToolUseResult)
+            .into_iter()
+            .map(M::ToolUseResultAdded),
+    );
     let names = |f: fn(&CheckSpec) -> Option<&Vec<String>>| -> BTreeSet<String> {
         checks
             .iter()

@@ -28,6 +28,8 @@ pub(super) enum Mutation {
     AgentRequestAdded(String),
     /// Raw text appended to stdout, outside any event (a forbidden text on stdout as text).
     StdoutAppended(String),
+    /// A stream-json user event answering this tool_use id (a call that must not have run).
+    ToolUseResultAdded(String),
     ToolRemoved(String),
     ToolAdded(String),
     /// A name taken out of every request's `anthropic-beta` header.
@@ -134,6 +136,7 @@ impl Mutation {
             | M::EventKeyAdded(_)
             | M::EventKeyRemoved(_)
             | M::ToolUseResultPerturbed(..)
+            | M::ToolUseResultAdded(_)
             | M::StdoutAppended(_) => STDOUT,
             M::StderrCleared => STDERR,
             M::RequestDropped(_)
@@ -202,6 +205,7 @@ pub(super) fn describe(m: &Mutation) -> String {
         Mutation::AgentRequestAdded(a) => format!("a request of agent `{a}` added"),
         Mutation::ToolResultAdded(id) => format!("a request with a tool_result for `{id}` added"),
         Mutation::StdoutAppended(t) => format!("{t:?} appended to stdout"),
+        Mutation::ToolUseResultAdded(id) => format!("a user event answering `{id}` on stdout"),
         Mutation::ToolRemoved(t) => format!("tool `{t}` removed from every tools[]"),
         Mutation::ToolAdded(t) => format!("tool `{t}` added to every tools[]"),
         Mutation::BetaRemoved(b) => format!("beta `{b}` removed from every request"),

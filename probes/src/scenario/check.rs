@@ -335,7 +335,11 @@ impl CheckSpec {
                     "tool_use_id",
                     "the tool_use id it answers",
                 )?;
-                need(self.matches.is_some(), "matches", "a JSON subset")?
+                need(
+                    self.matches.is_some() || self.absent == Some(true),
+                    "matches",
+                    "a JSON subset, or `absent = true`",
+                )?
             }
             CheckKind::View => need(
                 matches!(self.view.as_deref(), Some("brief" | "transcript")),

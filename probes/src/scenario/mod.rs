@@ -165,8 +165,10 @@ pub struct Scenario {
     #[serde(default)]
     pub sdk_json_schema: Option<serde_json::Map<String, serde_json::Value>>,
     /// Control requests the SDK host sends of its own once `initialize` is out, each a
-    /// `request` body (`{ subtype = "interrupt" }`); their answers are on stdout. Only the
-    /// `control` channel: the SDK sends the subtypes its API has, and none raw.
+    /// `request` body (`{ subtype = "interrupt" }`); their answers are on stdout. A string is a
+    /// line sent as it is; `after_stdout` holds one back until the target prints a line holding
+    /// that text (`{ line = "…", after_stdout = "…" }` for a line as it is). Only the `control`
+    /// channel: the SDK sends the subtypes its API has, and none raw.
     #[serde(default)]
     pub control_requests: Vec<serde_json::Value>,
     /// Starts of the target in one HOME and workspace, in order (one start when absent).
