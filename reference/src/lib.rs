@@ -23,6 +23,7 @@ pub mod limits;
 pub mod lsp;
 pub mod mcp;
 pub mod net;
+pub mod notifications;
 pub mod permissions;
 pub mod projects;
 pub mod sandbox;

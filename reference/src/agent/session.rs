@@ -261,6 +261,12 @@ async fn converse(
                         session.prompt_uuid = None;
                         control.queue.finished(id);
                     }
+                    Input::Notified => {
+                        if !std::mem::replace(&mut first, false) {
+                            session.owe_init();
+                        }
+                        code = session.notified(code).await;
+                    }
                     Input::SetMode(mode) => session.set_mode(mode),
                     Input::SetModel(model) => {
                         // Recorded: the next prompt carries the change as `/model`'s record.
@@ -854,6 +860,27 @@ impl<'a> Session<'a> {
         code
     }
 
+    /// Notifications wait (`crate::notifications`): a prompt of their own tells the model, and
+    /// again after it while some stay unread, at most `NOTIFICATION_NUDGE_REARMS` times more.
+    /// Nothing when an earlier such prompt read them already.
+    async fn notified(&mut self, mut code: i32) -> i32 {
+        let queue = crate::notifications::session();
+        for round in 0..=crate::limits::NOTIFICATION_NUDGE_REARMS.get() {
+            let Some(text) = queue.nudge() else {
+                break;
+            };
+            if round > 0 {
+                self.owe_init();
+            }
+            self.origin = Some(json!({"kind": "task-notification"}));
+            code = self
+                .prompt(vec![json!({"type": "text", "text": text})])
+                .await;
+            self.origin = None;
+        }
+        code
+    }
+
     /// `system/init`, when the prompt under way has not been announced yet.
     pub fn announce(&mut self) {
         if std::mem::take(&mut self.init_owed) {
@@ -876,6 +903,11 @@ impl<'a> Session<'a> {
     /// The next prompt is announced again by a fresh `system/init`.
     fn owe_init(&mut self) {
         self.init["uuid"] = json!(crate::vocab::uuid());
+        // A remote session tells how long its start took in the first init only (recorded:
+        // tools.surface/remote-notifications).
+        if let Some(init) = self.init.as_object_mut() {
+            init.shift_remove("startup_timing");
+        }
         self.init_owed = true;
     }
 

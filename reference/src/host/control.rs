@@ -47,6 +47,8 @@ pub enum Input {
     Fatal(String),
     /// The host says the model has seen this file as it was at `mtime` (ms since the epoch).
     SeedRead { path: String, mtime: u64 },
+    /// A notification was queued for the session (`crate::notifications`).
+    Notified,
 }
 
 /// What the reader hands on, in the host's order.
@@ -110,6 +112,7 @@ impl Control {
             tasks: Mutex::new(None),
             queue: super::queue::Queue::new(session_id),
         });
+        crate::notifications::session().attach(session_id);
         let (tx, rx) = channel();
         let (first_tx, first_rx) = channel();
         let (lines_tx, lines_rx) = channel::<Line>();
@@ -279,6 +282,13 @@ impl Control {
             let ends = message["request"]["subtype"] == "end_session";
             match message["type"].as_str() {
                 Some("control_request") => self.serve(&message, &inputs, mode),
+                Some("queued_notification") => {
+                    let queue = crate::notifications::session();
+                    let taken = crate::notifications::taken(false);
+                    if queue.offer(&message, taken) == crate::notifications::Intake::Accepted {
+                        let _ = inputs.send(Input::Notified);
+                    }
+                }
                 _ => match message["message"]["role"].as_str() {
                     Some("user") => {
                         self.queue.arrived(message["uuid"].as_str());
@@ -317,7 +327,9 @@ impl Control {
             )
         })?;
         match message["type"].as_str() {
-            Some("user") | Some("control_request") => return Ok(Some(message)),
+            Some("user") | Some("control_request") | Some("queued_notification") => {
+                return Ok(Some(message))
+            }
             Some("control_response") => {
                 let response = &message["response"];
                 let id = response["request_id"].as_str().unwrap_or_default();

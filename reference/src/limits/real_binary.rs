@@ -500,6 +500,13 @@ pub const ALL_REAL_BINARY: &[&Limit] = &[
     &LIST_CONNECTORS_RESULT_BUDGET,
     &READ_NOTIFICATIONS_RESULT_BUDGET,
     &ROLE_PICKER_RESULT_BUDGET,
+    &NOTIFICATION_CONTENT_MAX,
+    &NOTIFICATIONS_PENDING_MAX,
+    &NOTIFICATIONS_DRAINED_KEPT,
+    &NOTIFICATIONS_DRAIN_BASE,
+    &NOTIFICATION_OVERHEAD,
+    &NOTIFICATIONS_DRAIN_BUDGET,
+    &NOTIFICATION_NUDGE_REARMS,
 ];
 
 pub const DESIGN_CATALOG_SUMMARY_MAX: Limit = Limit {
@@ -1973,4 +1980,88 @@ pub const ROLE_PICKER_RESULT_BUDGET: Limit = Limit {
         case: "bundle (recon remote-directories): ShowOnboardingRolePicker maxResultSizeChars 1e4",
     },
     what: "ShowOnboardingRolePicker result size before it is persisted and previewed.",
+};
+
+pub const NOTIFICATION_CONTENT_MAX: Limit = Limit {
+    name: "notifications.content_max",
+    value: 87488,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon remote-directories): Sbf = 90000-512-2000, a larger queued_notification is refused",
+    },
+    what: "Longest body a queued notification may have.",
+};
+
+pub const NOTIFICATIONS_PENDING_MAX: Limit = Limit {
+    name: "notifications.pending_max",
+    value: 100,
+    unit: Unit::Entries,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon remote-directories): 'pending buffer full (100)'",
+    },
+    what: "Notifications held unread at once; more are refused.",
+};
+
+pub const NOTIFICATIONS_DRAINED_KEPT: Limit = Limit {
+    name: "notifications.drained_kept",
+    value: 1000,
+    unit: Unit::Entries,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon remote-directories): drainedIds keeps the last 1000 (TJv)",
+    },
+    what: "Read notification ids remembered, so a repeat is passed over.",
+};
+
+pub const NOTIFICATIONS_DRAIN_BASE: Limit = Limit {
+    name: "notifications.drain_base",
+    value: 2000,
+    unit: Unit::Chars,
+    kind: Kind::Fact,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon remote-directories): a drain's budget starts used by Hbf=2000",
+    },
+    what: "What a drain's budget counts as used before any notification.",
+};
+
+pub const NOTIFICATION_OVERHEAD: Limit = Limit {
+    name: "notifications.overhead",
+    value: 512,
+    unit: Unit::Chars,
+    kind: Kind::Fact,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon remote-directories): each drained notification counts its body plus Abf=512",
+    },
+    what: "What each notification adds to a drain's budget beyond its body.",
+};
+
+pub const NOTIFICATIONS_DRAIN_BUDGET: Limit = Limit {
+    name: "notifications.drain_budget",
+    value: 90000,
+    unit: Unit::Chars,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon remote-directories): Tbf = 1e5-1e4; at least one is always taken",
+    },
+    what: "How much one ReadNotifications drains before it leaves the rest queued.",
+};
+
+pub const NOTIFICATION_NUDGE_REARMS: Limit = Limit {
+    name: "notifications.nudge_rearms",
+    value: 2,
+    unit: Unit::Count,
+    kind: Kind::Limit,
+    approx: false,
+    source: Source::RealBinary {
+        case: "bundle (recon remote-directories): the nudge is re-armed after a turn at most kJv=2 times",
+    },
+    what: "Times the session is told again of notifications still unread after a turn.",
 };

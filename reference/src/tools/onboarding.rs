@@ -72,9 +72,6 @@ impl Tool for ShowOnboardingRolePicker {
 
 pub struct ReadNotifications;
 
-/// What an empty queue reads as (2.1.235's words).
-const NONE_QUEUED: &str = "No queued notifications.";
-
 impl Tool for ReadNotifications {
     fn name(&self) -> &'static str {
         "ReadNotifications"
@@ -101,9 +98,10 @@ impl Tool for ReadNotifications {
     }
 
     fn call(&self, _input: &Value, _ctx: &mut ToolContext) -> Result<ToolOutput, ToolError> {
+        let (drained, remaining) = crate::notifications::session().drain();
         Ok(ToolOutput {
-            content: NONE_QUEUED.into(),
-            structured: json!({"notifications": [], "remaining": 0}),
+            content: crate::notifications::drained_text(&drained, remaining),
+            structured: crate::notifications::structured(&drained, remaining),
             is_error: None,
             blocks: None,
         })
