@@ -61,11 +61,13 @@ fn real_main() -> i32 {
         .build()
         .expect("a tokio runtime starts");
     if let Some(project) = claude_reference::projects::attached() {
-        config.attached_project = runtime.block_on(claude_reference::projects::context::at_start(
-            &config.home,
-            &project,
-            config.resume.as_ref(),
-        ));
+        use claude_reference::projects::context::{at_start, Start};
+        let start = match &config.resume {
+            None => Start::Fresh,
+            Some(r) if r.named => Start::Resume,
+            Some(_) => Start::Continue,
+        };
+        config.attached_project = runtime.block_on(at_start(&config.home, &project, start));
     }
     let code = runtime.block_on(agent::run(config));
     claude_reference::sandbox::proxy::close();

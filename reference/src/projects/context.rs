@@ -12,6 +12,16 @@ use super::auth;
 use super::dispatch::safe_inline;
 use crate::limits;
 
+/// How a session starts, as far as the first context's builds go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Start {
+    Fresh,
+    /// `--continue`: the session is found after start-up.
+    Continue,
+    /// `--resume <id>`: the session is named before start-up ends.
+    Resume,
+}
+
 /// The block as a start reads it. 2.1.235 keeps the first context per session id and builds
 /// it, reading the detail each time, once per miss: its setup prefetch builds it under the id the
 /// process starts with; its `-p` prefetch builds it again when `--resume` has switched to the
@@ -19,15 +29,11 @@ use crate::limits;
 /// session's context before the first request, which builds it once more. Recorded on 2.1.235
 /// with `CLAUDE_CODE_DIAGNOSTICS_FILE` (`user_context_started`) beside the mock's detail reads: a
 /// fresh start 1, `--continue` 2, `--resume <id>` 3. The last build is the one sent.
-pub async fn at_start(
-    home: &Path,
-    project: &str,
-    resume: Option<&crate::config::Resume>,
-) -> Option<String> {
-    let builds = match resume {
-        None => 1,
-        Some(r) if r.named => 3,
-        Some(_) => 2,
+pub async fn at_start(home: &Path, project: &str, start: Start) -> Option<String> {
+    let builds = match start {
+        Start::Fresh => 1,
+        Start::Continue => 2,
+        Start::Resume => 3,
     };
     let mut last = None;
     for _ in 0..builds {
