@@ -72,22 +72,7 @@ pub fn issues(schema: &Value, input: &Value) -> Vec<Issue> {
         }
     }
     if schema["additionalProperties"] == Value::Bool(false) {
-        let unexpected: Vec<&String> = object.keys().filter(|k| !props.contains_key(*k)).collect();
-        // zod reports them as one issue; the sentences are one per key (recorded: TaskList with
-        // `x` and `y` says "issues").
-        if !unexpected.is_empty() {
-            let quoted: Vec<String> = unexpected.iter().map(|k| format!("\"{k}\"")).collect();
-            let noun = if quoted.len() == 1 { "key" } else { "keys" };
-            let sentences: Vec<String> = unexpected
-                .iter()
-                .map(|k| format!("An unexpected parameter `{k}` was provided"))
-                .collect();
-            out.push(Issue {
-                sentence: Some(sentences.join("\n")),
-                zod: json!({"code": "unrecognized_keys", "keys": unexpected, "path": [],
-                            "message": format!("Unrecognized {noun}: {}", quoted.join(", "))}),
-            });
-        }
+        out.extend(unrecognized(object, props, json!([])));
     }
     out
 }
@@ -154,26 +139,40 @@ fn item_issues(name: &str, items: &[Value], item_schema: &Value) -> Vec<Issue> {
                 }
             }
         }
-        if let (Some(object), Some(props)) = (item.as_object(), item_props.as_object()) {
-            let unexpected: Vec<&String> =
-                object.keys().filter(|k| !props.contains_key(*k)).collect();
-            if item_schema[STRICT] == Value::Bool(true) && !unexpected.is_empty() {
-                let quoted: Vec<String> = unexpected.iter().map(|k| format!("\"{k}\"")).collect();
-                let noun = if quoted.len() == 1 { "key" } else { "keys" };
-                // 2.1.235's sentence names the key alone, not its path.
-                let sentences: Vec<String> = unexpected
-                    .iter()
-                    .map(|k| format!("An unexpected parameter `{k}` was provided"))
-                    .collect();
-                out.push(Issue {
-                    sentence: Some(sentences.join("\n")),
-                    zod: json!({"code": "unrecognized_keys", "keys": unexpected, "path": [name, i],
-                                "message": format!("Unrecognized {noun}: {}", quoted.join(", "))}),
-                });
-            }
+        if let (Some(object), Some(props), true) = (
+            item.as_object(),
+            item_props.as_object(),
+            item_schema[STRICT] == Value::Bool(true),
+        ) {
+            out.extend(unrecognized(object, props, json!([name, i])));
         }
     }
     out
+}
+
+/// The fields of `object` its schema does not name, as zod reports them: one issue, one sentence
+/// a key (recorded: TaskList with `x` and `y` says "issues"); inside an array item 2.1.235's
+/// sentence names the key alone, not its path.
+fn unrecognized(
+    object: &serde_json::Map<String, Value>,
+    props: &serde_json::Map<String, Value>,
+    path: Value,
+) -> Option<Issue> {
+    let unexpected: Vec<&String> = object.keys().filter(|k| !props.contains_key(*k)).collect();
+    if unexpected.is_empty() {
+        return None;
+    }
+    let quoted: Vec<String> = unexpected.iter().map(|k| format!("\"{k}\"")).collect();
+    let noun = if quoted.len() == 1 { "key" } else { "keys" };
+    let sentences: Vec<String> = unexpected
+        .iter()
+        .map(|k| format!("An unexpected parameter `{k}` was provided"))
+        .collect();
+    Some(Issue {
+        sentence: Some(sentences.join("\n")),
+        zod: json!({"code": "unrecognized_keys", "keys": unexpected, "path": path,
+                    "message": format!("Unrecognized {noun}: {}", quoted.join(", "))}),
+    })
 }
 
 fn required(schema: &Value) -> Vec<&str> {
