@@ -51,7 +51,7 @@ pub fn uploads(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
         })
         .collect();
     counted(spec, &seen, "uploads")?;
-    distinct(spec, &seen, "upload")
+    distinct(spec, &seen, "uploads")
 }
 
 /// Order-free: each `matches` entry matches a run value no other entry took.
@@ -66,7 +66,7 @@ fn distinct(spec: &CheckSpec, seen: &[Value], what: &str) -> Result<(), String> 
             Some((j, _)) => taken[j] = true,
             None => {
                 return Err(format!(
-                    "no {what} matches entry {} of `matches`: {want}\n  {what}s seen:\n{}",
+                    "none of the {what} matches entry {} of `matches`: {want}\n  {what} seen:\n{}",
                     i + 1,
                     listed(seen)
                 ))
@@ -170,11 +170,6 @@ pub fn hooks(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
         .filter(|h| spec.label.as_deref().is_none_or(|l| h.label == l))
         .map(|h| serde_json::to_value(h).unwrap_or_default())
         .collect();
-    if spec.unordered == Some(true) {
-        let seen: Vec<Value> = seen.iter().map(|v| redacted(run, v)).collect();
-        counted(spec, &seen, "hook runs")?;
-        return distinct(spec, &seen, "hook run");
-    }
     ordered(spec, run, &seen, "hook runs")
 }
 
@@ -188,10 +183,15 @@ pub fn oauth(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
     ordered(spec, run, &seen, "token requests")
 }
 
-/// A recorded list against `equals` (its length) and `matches` (the whole list, in order).
+/// A recorded list against `equals` (its length) and `matches` (the whole list, in order; with
+/// `unordered = true` each entry its own item, in any order).
 fn ordered(spec: &CheckSpec, run: &RunOutcome, seen: &[Value], what: &str) -> Result<(), String> {
     let seen: Vec<Value> = seen.iter().map(|v| redacted(run, v)).collect();
     counted(spec, &seen, what)?;
+    // `unordered = true`: each entry its own item, in any order (things sent at once).
+    if spec.unordered == Some(true) {
+        return distinct(spec, &seen, what);
+    }
     if let Some(want) = &spec.matches {
         subset(want, &Value::Array(seen.clone()), what)
             .map_err(|e| format!("{e}\n  {what} seen:\n{}", listed(&seen)))?;

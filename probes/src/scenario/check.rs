@@ -161,8 +161,9 @@ pub struct CheckSpec {
     /// `hooks`: only the recorder's runs given this `--label` (hooks of one event run at once,
     /// so their order is not a fact; a label counts each apart).
     pub label: Option<String>,
-    /// `hooks`: `matches` names runs in any order, each entry a distinct run (events a target
-    /// fires without waiting for them).
+    /// The mock backends' lists (`hooks`, `artifact`, `project`, `design`, `site`, `oauth`,
+    /// `directory`): `matches` names items in any order, each entry a distinct item (what a
+    /// target sends or fires at once, without waiting for one before the next).
     pub unordered: Option<bool>,
     pub gaps_ms: Option<Vec<u64>>,
     /// `[lo, hi]`: the server's first message arrives lo..hi ms after the first message any
