@@ -167,6 +167,10 @@ fn expand_turn(turn: &Turn, places: &Places, cwd: &Path) -> Turn {
             a.filled(|text| Ok(places.expand(text)))
                 .expect("expanding places cannot fail")
         }),
+        end_after: turn.end_after.as_ref().map(|a| {
+            a.filled(|text| Ok(places.expand(text)))
+                .expect("expanding places cannot fail")
+        }),
         ..turn.clone()
     }
 }

@@ -82,6 +82,7 @@ impl Scenario {
 pub fn turn_for(turn: &Turn, target: &str) -> Turn {
     Turn {
         after: kept(&turn.after, target),
+        end_after: kept(&turn.end_after, target),
         ..turn.clone()
     }
 }

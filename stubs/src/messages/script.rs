@@ -30,6 +30,11 @@ pub struct Turn {
     /// second loop's request arrived, a line printed): how a scenario orders a race.
     #[serde(default)]
     pub after: Option<crate::cues::After>,
+    /// Hold the answer's end (its `message_delta` and `message_stop`, every content block already
+    /// sent) until this event has happened: a target that starts a tool while its answer still
+    /// streams is seen doing so every time, not when the scheduler happens to let it.
+    #[serde(default)]
+    pub end_after: Option<crate::cues::After>,
     /// Wait this long before answering: a model that takes its time, when the time itself is
     /// what the scenario is about (a timeout). A race is ordered by `after`, not by this.
     #[serde(default)]

@@ -278,7 +278,13 @@ fn respond(
             let turn = state.main_refused.as_ref().expect("checked").turn.clone();
             (
                 RequestKind::Side("sent again after a final error".into()),
-                answer(&turn, state.main_requests, played, Split::Whole),
+                answer(
+                    &turn,
+                    state.main_requests,
+                    played,
+                    Split::Whole,
+                    &shared.config.cues,
+                ),
             )
         }
         Classified::Main => {
@@ -293,7 +299,7 @@ fn respond(
                         played,
                         &shared.config.cues,
                     );
-                    play(&turn, n, played, shared.config.split)
+                    play(&turn, n, played, &shared.config)
                 }
                 None => {
                     state.exhausted_at.get_or_insert(n);
@@ -321,7 +327,7 @@ fn respond(
             let n = 100 * (i + 1) + state.agents[i].requests;
             (
                 RequestKind::Side("sent again after a final error".into()),
-                answer(&turn, n, played, Split::Whole),
+                answer(&turn, n, played, Split::Whole, &shared.config.cues),
             )
         }
         Classified::Agent(i) => {
@@ -339,7 +345,7 @@ fn respond(
                         played,
                         &shared.config.cues,
                     );
-                    play(&turn, 100 * (i + 1) + n, played, shared.config.split)
+                    play(&turn, 100 * (i + 1) + n, played, &shared.config)
                 }
                 None => {
                     agent.exhausted_at.get_or_insert(n);
@@ -377,7 +383,7 @@ fn respond(
             };
             (
                 RequestKind::Side(why),
-                answer(&turn, 0, played, Split::Whole),
+                answer(&turn, 0, played, Split::Whole, &shared.config.cues),
             )
         }
         Classified::Other => {
@@ -439,10 +445,10 @@ impl Hold {
 
 /// Answers a request with a scripted turn: the world changes first (`touch`), run-time ids are
 /// filled in (`{capture:…}`), then the message is sent once what holds it back let go.
-fn play(turn: &Turn, n: usize, request: &Value, split: Split) -> Response {
+fn play(turn: &Turn, n: usize, request: &Value, config: &StubConfig) -> Response {
     let filled = apply_touches(turn).and_then(|()| fill_captures(turn, request));
     match filled {
-        Ok(turn) => answer(&turn, n, request, split),
+        Ok(turn) => answer(&turn, n, request, config.split, &config.cues),
         // Answered as an API error so the failing scenario says why.
         Err(message) => error_response(StatusCode::INTERNAL_SERVER_ERROR, "api_error", &message),
     }
@@ -555,7 +561,13 @@ fn agent_of(body: &Value, agents: &[AgentScript]) -> Option<usize> {
     agents.iter().position(|a| text.contains(&a.matches))
 }
 
-fn answer(turn: &Turn, n: usize, request: &Value, split: Split) -> Response {
+fn answer(
+    turn: &Turn,
+    n: usize,
+    request: &Value,
+    split: Split,
+    cues: &crate::cues::Cues,
+) -> Response {
     if let Some(err) = &turn.error {
         let status = StatusCode::from_u16(err.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         let mut response = json_response(status, &err.body());
@@ -587,21 +599,43 @@ fn answer(turn: &Turn, n: usize, request: &Value, split: Split) -> Response {
     if let Some(n) = cut {
         events.truncate(n);
     }
+    // The end held back for an event: the last two events (message_delta, message_stop) wait.
+    let end: Vec<u8> = match &turn.end_after {
+        Some(_) if cut.is_none() => {
+            let at = events.len().saturating_sub(2);
+            events.drain(at..).flat_map(|e| e.to_bytes()).collect()
+        }
+        _ => Vec::new(),
+    };
     let bytes: Vec<u8> = events.iter().flat_map(|e| e.to_bytes()).collect();
-    let chunks = split_chunks(&bytes, split);
+    let mut chunks = split_chunks(&bytes, split);
+    let held = turn.end_after.clone().filter(|_| !end.is_empty());
+    if held.is_some() {
+        chunks.push(Vec::new());
+        chunks.push(end);
+    }
+    let cues = cues.clone();
     let stream = futures_util::stream::unfold(
-        (chunks.into_iter(), cut.is_some()),
-        |(mut chunks, cut)| async move {
+        (chunks.into_iter(), cut.is_some(), held, cues),
+        |(mut chunks, cut, mut held, cues)| async move {
             match chunks.next() {
+                // The place of the held end: the wait, then the end's own chunk.
+                Some(chunk) if chunk.is_empty() => {
+                    if let Some(after) = held.take() {
+                        cues.wait(&after, "Messages stub, the answer's end").await;
+                    }
+                    Some((Ok(Bytes::new()), (chunks, cut, held, cues)))
+                }
                 Some(chunk) => {
                     // Yielding hands each chunk to the socket on its own instead of coalescing them.
                     tokio::task::yield_now().await;
-                    Some((Ok(Bytes::from(chunk)), (chunks, cut)))
+                    Some((Ok(Bytes::from(chunk)), (chunks, cut, held, cues)))
                 }
                 None if cut => {
                     // A short pause lets the bytes before the cut reach the client first.
                     tokio::time::sleep(Duration::from_millis(20)).await;
-                    Some((Err(std::io::Error::other("scripted cut")), (chunks, false)))
+                    let e = Err(std::io::Error::other("scripted cut"));
+                    Some((e, (chunks, false, held, cues)))
                 }
                 None => None,
             }
