@@ -19,7 +19,8 @@ use rank::Entry;
 pub const NAME: &str = "ToolSearch";
 
 /// The built-ins 2.1.235 defers (recorded: its first request's listing and the resource tools;
-/// LSP per seed 004:127). MCP tools are deferred unless their server is `alwaysLoad`.
+/// LSP per seed 004:127; a remote session's directory tools, tools.surface/remote-deferred).
+/// MCP tools are deferred unless their server is `alwaysLoad`.
 const DEFERRED_BUILTINS: &[&str] = &[
     "CronCreate",
     "CronDelete",
@@ -30,12 +31,23 @@ const DEFERRED_BUILTINS: &[&str] = &[
     "ExitPlanMode",
     "ExitWorktree",
     "ListMcpResourcesTool",
+    "ListConnectors",
+    "ListPlugins",
+    "ListSkills",
     "LSP",
     "NotebookEdit",
     "ReadMcpResourceDirTool",
     "ReadMcpResourceTool",
     "ScheduleWakeup",
+    "SearchMcpRegistry",
+    "SearchPlugins",
+    "SearchSkills",
     "SendMessage",
+    // SuggestSkills is loaded from the start only under the `tengu_saddle_lantern` flag, which
+    // the reference does not read (off by default).
+    "SuggestConnectors",
+    "SuggestPluginInstall",
+    "SuggestSkills",
     "TaskCreate",
     "TaskGet",
     "TaskList",
