@@ -6,6 +6,9 @@
 //! user message in its own words (a helper's instructions, a note it adds) are named the same
 //! way (`prose_kind`).
 
+/// What marks 2.1.332's note that configured MCP servers failed to connect.
+pub const UNAVAILABLE_PHRASE: &str = "are configured but failed to connect";
+
 /// `(label, phrases)`: a reminder containing any phrase is of that kind; the first kind wins.
 const KINDS: &[(&str, &[&str])] = &[
     ("total-tokens", &["<total_tokens>"]),
@@ -50,6 +53,7 @@ const KINDS: &[(&str, &[&str])] = &[
         ],
     ),
     ("plan-mode", &["Plan mode is active", "Planning mode is on"]),
+    ("mcp-unavailable", &[UNAVAILABLE_PHRASE]),
     // 2.1.332 appends it after a result that moved the working directory (EnterWorktree, cd).
     ("environment-update", &["# Environment update"]),
     (
@@ -112,6 +116,7 @@ pub const APPENDED: &[&str] = &[
     "task-notification",
     "deferred-tools",
     "environment-update",
+    "mcp-unavailable",
 ];
 
 /// The kind's label, or `None` for a reminder no kind knows.

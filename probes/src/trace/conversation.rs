@@ -150,6 +150,7 @@ fn conversation(
         for (m, message) in messages.iter().enumerate() {
             let role = message["role"].as_str().unwrap_or("?");
             let mut blocks = wire::blocks(message);
+            blocks.retain(|b| !lands_anywhere(b));
             if role == "assistant" {
                 tool_uses = blocks.iter().filter_map(|b| b["id"].as_str()).collect();
             } else {
@@ -169,7 +170,8 @@ fn conversation(
             let mut rendered: Vec<String> = blocks.iter().map(|b| block(run, b, prompt)).collect();
             let appended = blocks
                 .iter()
-                .flat_map(|b| wire::split_appended_reminder(b["content"].as_str().unwrap_or("")).1);
+                .flat_map(|b| wire::split_appended_reminder(b["content"].as_str().unwrap_or("")).1)
+                .filter(|note| crate::reminders::kind(note) != Some(LANDS_ANYWHERE));
             for note in appended {
                 rendered.push(format!(
                     "{} appended to the last result",
@@ -180,6 +182,30 @@ fn conversation(
         }
         previous = Some((tools, messages));
     }
+    let told = requests.iter().any(|r| {
+        r.body
+            .to_string()
+            .contains(crate::reminders::UNAVAILABLE_PHRASE)
+    });
+    if told {
+        writeln!(
+            out,
+            "  the model was told an MCP server failed to connect (where depends on when it failed)"
+        )
+        .unwrap();
+    }
+}
+
+/// 2.1.332's note that an MCP server failed to connect goes with whichever message follows the
+/// failure (the first one, or a tool's result when the connection took longer), so where it lands
+/// is the scheduler's: it is left out of the messages and told once, after them.
+const LANDS_ANYWHERE: &str = "mcp-unavailable";
+
+fn lands_anywhere(b: &Value) -> bool {
+    b["text"].as_str().is_some_and(|t| {
+        t.trim_start().starts_with("<system-reminder>")
+            && crate::reminders::kind(t) == Some(LANDS_ANYWHERE)
+    })
 }
 
 /// The system blocks in order: what each is (the billing header, which carries a per-build hash,
