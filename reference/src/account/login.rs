@@ -254,6 +254,57 @@ pub async fn refresh_with_scopes(
     login(home).ok_or(RefreshFailure::SaveFailed)
 }
 
+/// What a widening refresh came to.
+#[derive(Debug)]
+pub enum Widened {
+    /// The stored login holds the scopes already (another process widened it meanwhile).
+    Held(Login),
+    /// Refreshed and saved; the server may have granted less than was asked.
+    Refreshed(Login),
+}
+
+/// Why a widening refresh was not made, or failed.
+#[derive(Debug)]
+pub enum NotWidened {
+    LockContended,
+    /// The stored login has no refresh token (or there is none).
+    NoRefresh,
+    /// A custom OAuth client's login, which cannot be granted product scopes.
+    CustomClient,
+    /// The OAuth endpoints are not the approved ones.
+    Config(&'static str),
+    Refresh(RefreshFailure),
+}
+
+/// One refresh that adds `scopes` to the stored login, as 2.1.235 widens it for a feature
+/// (Projects' scopes, `user:plugins`): under the credentials lock, with the login read again
+/// inside it, because another process may have refreshed (and widened) it meanwhile. It asks for
+/// what any refresh asks (`refresh_scopes`), then each of `scopes` once.
+pub async fn widen(home: &Path, scopes: &[&str]) -> Result<Widened, NotWidened> {
+    let _lock = CredentialsLock::acquire(home).ok_or(NotWidened::LockContended)?;
+    let login = login(home)
+        .filter(|l| l.refresh_token.is_some())
+        .ok_or(NotWidened::NoRefresh)?;
+    if scopes.iter().all(|s| login.scopes.iter().any(|h| h == s)) {
+        return Ok(Widened::Held(login));
+    }
+    if login.client_id.is_some() {
+        return Err(NotWidened::CustomClient);
+    }
+    let config = OAuthConfig::from_env().map_err(NotWidened::Config)?;
+    let mut wanted = refresh_scopes(&login.scopes);
+    for s in scopes {
+        if !wanted.iter().any(|h| h == s) {
+            wanted.push((*s).to_owned());
+        }
+    }
+    let http = crate::net::http_client(Some(Duration::from_secs(30)));
+    refresh_with_scopes(&http, &config, home, &login, &wanted)
+        .await
+        .map(Widened::Refreshed)
+        .map_err(NotWidened::Refresh)
+}
+
 /// Writes `text` to `file` readable by its owner only.
 fn write_private(file: &Path, text: &str) -> std::io::Result<()> {
     use std::io::Write;
@@ -280,11 +331,11 @@ pub fn session_token() -> Option<String> {
 /// An exclusive advisory lock beside the credentials file, held while a refresh rotates the
 /// stored pair so two processes never spend the same refresh token.
 /// The lock is released when the file closes, on drop.
-pub struct CredentialsLock(#[allow(dead_code)] std::fs::File);
+struct CredentialsLock(#[allow(dead_code)] std::fs::File);
 
 impl CredentialsLock {
     /// Waits up to a second for the lock; `None` when another process keeps it.
-    pub fn acquire(home: &Path) -> Option<Self> {
+    fn acquire(home: &Path) -> Option<Self> {
         use std::os::fd::AsRawFd;
         let dir = crate::environment::config_dir(home);
         std::fs::create_dir_all(&dir).ok()?;

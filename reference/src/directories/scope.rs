@@ -1,16 +1,15 @@
 //! Before a plugin request, 2.1.235 widens the claude.ai login to `user:plugins` with one refresh
 //! under the credentials lock (recorded: tools.surface/remote-directories asks the token endpoint
 //! for the claude.ai scopes plus `user:plugins`). The outcome is never enforced: the request goes
-//! ahead whatever happened, and the server decides. One attempt per refresh token per process;
-//! calls that arrive while one is under way wait for it; none waits longer than
-//! `DIRECTORY_SCOPE_WAIT`.
+//! ahead whatever happened, and the server decides (`login::widen`). One attempt per refresh
+//! token per process; calls that arrive while one is under way wait for it; none waits longer
+//! than `DIRECTORY_SCOPE_WAIT`.
 
 use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Mutex;
-use std::time::Duration;
 
-use crate::account::login::{self, CredentialsLock, OAuthConfig};
+use crate::account::login;
 use crate::limits;
 
 const PLUGINS_SCOPE: &str = "user:plugins";
@@ -34,35 +33,18 @@ async fn expand(home: &Path) {
         return;
     }
     let _running = RUNNING.lock().await;
-    let Some(login) = login::login(home) else {
+    let Some(held) = login::login(home) else {
         return;
     };
-    if login.scopes.iter().any(|s| s == PLUGINS_SCOPE) || login.client_id.is_some() {
+    if held.scopes.iter().any(|s| s == PLUGINS_SCOPE) || held.client_id.is_some() {
         return;
     }
-    let Some(refresh_token) = login.refresh_token.clone() else {
+    let Some(refresh_token) = held.refresh_token else {
         return;
     };
-    if !first_attempt(&refresh_token) {
-        return;
+    if first_attempt(&refresh_token) {
+        let _ = login::widen(home, &[PLUGINS_SCOPE]).await;
     }
-    let Some(_lock) = CredentialsLock::acquire(home) else {
-        return;
-    };
-    // Another process may have refreshed meanwhile: the stored login decides.
-    let Some(login) = login::login(home).filter(|l| l.refresh_token.is_some()) else {
-        return;
-    };
-    if login.scopes.iter().any(|s| s == PLUGINS_SCOPE) {
-        return;
-    }
-    let Ok(config) = OAuthConfig::from_env() else {
-        return;
-    };
-    let mut scopes = login::refresh_scopes(&login.scopes);
-    scopes.push(PLUGINS_SCOPE.to_owned());
-    let http = crate::net::http_client(Some(Duration::from_secs(30)));
-    let _ = login::refresh_with_scopes(&http, &config, home, &login, &scopes).await;
 }
 
 /// Records `refresh_token` as tried; `false` when it already was.

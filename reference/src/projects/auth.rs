@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::account::login::{
-    self as credentials, CredentialsLock, Login, OAuthConfig, RefreshFailure,
+    self as credentials, Login, NotWidened, OAuthConfig, RefreshFailure, Widened,
 };
 
 pub const READ_SCOPE: &str = "user:projects:read";
@@ -141,43 +141,31 @@ pub async fn credential(home: &Path) -> Result<Credential, Unavailable> {
     expand(home).await.map(Credential::Login)
 }
 
-/// The refresh that adds the project scopes, under the credentials lock: the login is read again
-/// inside it, because another process may have refreshed (and expanded) it meanwhile.
+/// The refresh that adds the project scopes (`credentials::widen`), checked for what it granted;
+/// a widening is told once, on the first result after it.
 async fn expand(home: &Path) -> Result<String, Unavailable> {
-    let _lock = CredentialsLock::acquire(home).ok_or(Reason::LockContended)?;
-    let login = credentials::login(home).ok_or(Reason::NoRefresh)?;
-    if login.refresh_token.is_none() {
-        return Err(Reason::NoRefresh.into());
-    }
-    if has_project_scopes(&login) {
-        return Ok(login.access_token);
-    }
-    if login.client_id.is_some() {
-        return Err(Reason::CustomClient.into());
-    }
-    let config = OAuthConfig::from_env().map_err(|e| Unavailable {
-        reason: Reason::ExpandFailed,
-        detail: Some(e.into()),
-    })?;
-    // The claude.ai scopes and the kept product scopes, as any refresh asks, plus both project
-    // scopes once each.
-    let mut scopes = credentials::refresh_scopes(&login.scopes);
-    for s in [READ_SCOPE, WRITE_SCOPE] {
-        if !scopes.iter().any(|h| h == s) {
-            scopes.push(s.to_owned());
+    let refreshed = match credentials::widen(home, &[READ_SCOPE, WRITE_SCOPE]).await {
+        Ok(Widened::Held(login)) => return Ok(login.access_token),
+        Ok(Widened::Refreshed(login)) => login,
+        Err(e) => {
+            return Err(match e {
+                NotWidened::LockContended => Reason::LockContended.into(),
+                NotWidened::NoRefresh | NotWidened::Refresh(RefreshFailure::NotRefreshable) => {
+                    Reason::NoRefresh.into()
+                }
+                NotWidened::CustomClient => Reason::CustomClient.into(),
+                NotWidened::Refresh(RefreshFailure::SaveFailed) => Reason::SaveFailed.into(),
+                NotWidened::Config(detail) => Unavailable {
+                    reason: Reason::ExpandFailed,
+                    detail: Some(detail.into()),
+                },
+                NotWidened::Refresh(RefreshFailure::Endpoint(detail)) => Unavailable {
+                    reason: Reason::ExpandFailed,
+                    detail: Some(detail),
+                },
+            })
         }
-    }
-    let http = crate::net::http_client(Some(Duration::from_secs(30)));
-    let refreshed = credentials::refresh_with_scopes(&http, &config, home, &login, &scopes)
-        .await
-        .map_err(|e| match e {
-            RefreshFailure::NotRefreshable => Reason::NoRefresh.into(),
-            RefreshFailure::SaveFailed => Reason::SaveFailed.into(),
-            RefreshFailure::Endpoint(detail) => Unavailable {
-                reason: Reason::ExpandFailed,
-                detail: Some(detail),
-            },
-        })?;
+    };
     if !has_project_scopes(&refreshed) {
         return Err(Unavailable {
             reason: Reason::ExpandFailed,
@@ -186,16 +174,18 @@ async fn expand(home: &Path) -> Result<String, Unavailable> {
     }
     // The account's profile is read again with the new token, as 2.1.235 does after the
     // expansion (recorded: projects.scope-expansion); what it says changes nothing here.
-    let _ = http
-        .get(format!("{}/api/oauth/profile", config.base_api_url))
-        .header(
-            "authorization",
-            format!("Bearer {}", refreshed.access_token),
-        )
-        .header("content-type", "application/json")
-        .header("cache-control", "no-cache")
-        .send()
-        .await;
+    if let Ok(config) = OAuthConfig::from_env() {
+        let _ = crate::net::http_client(Some(Duration::from_secs(30)))
+            .get(format!("{}/api/oauth/profile", config.base_api_url))
+            .header(
+                "authorization",
+                format!("Bearer {}", refreshed.access_token),
+            )
+            .header("content-type", "application/json")
+            .header("cache-control", "no-cache")
+            .send()
+            .await;
+    }
     UPGRADE_PENDING.store(true, Ordering::SeqCst);
     Ok(refreshed.access_token)
 }
