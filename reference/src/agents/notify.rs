@@ -94,8 +94,7 @@ impl Announcer {
             "status": task.status.notified_as(), "output_file": task.output_file,
             "summary": summary(task)});
         if task.status != super::Status::Killed {
-            fields["usage"] = json!({"total_tokens": task.tokens, "tool_uses": task.tool_uses,
-                                     "duration_ms": task.duration_ms});
+            fields["usage"] = usage(task.tokens, task.tool_uses, task.duration_ms);
         }
         self.system_after_launch(task, "task_notification", fields);
     }
@@ -106,8 +105,7 @@ impl Announcer {
             "task_progress",
             json!({"task_id": step.task_id, "tool_use_id": step.tool_use_id,
                    "description": activity(step.call), "subagent_type": step.agent_type,
-                   "usage": {"total_tokens": step.tokens, "tool_uses": step.tool_uses,
-                             "duration_ms": step.started.elapsed().as_millis() as u64},
+                   "usage": usage(step.tokens, step.tool_uses, elapsed_ms(step.started)),
                    "last_tool_name": step.call["name"]}),
         );
     }
@@ -120,8 +118,7 @@ impl Announcer {
             "task_progress",
             json!({"task_id": step.task_id, "tool_use_id": step.tool_use_id,
                    "description": step.label,
-                   "usage": {"total_tokens": step.tokens, "tool_uses": step.tool_uses,
-                             "duration_ms": step.started.elapsed().as_millis() as u64},
+                   "usage": usage(step.tokens, step.tool_uses, elapsed_ms(step.started)),
                    "last_tool_name": step.label, "summary": step.summary,
                    "workflow_progress": entries}),
         );
@@ -184,6 +181,15 @@ pub struct WorkflowStep<'a> {
     pub tokens: u64,
     pub tool_uses: u64,
     pub started: std::time::Instant,
+}
+
+/// A task's `usage` as its progress and notification events carry it.
+fn usage(tokens: u64, tool_uses: u64, duration_ms: u64) -> Value {
+    json!({"total_tokens": tokens, "tool_uses": tool_uses, "duration_ms": duration_ms})
+}
+
+fn elapsed_ms(started: std::time::Instant) -> u64 {
+    started.elapsed().as_millis() as u64
 }
 
 /// What a call is doing, as the progress line says it: a command by its description, an agent
