@@ -69,6 +69,14 @@ impl Default for Secrets {
 }
 
 impl Secrets {
+    /// The bearers the mock's routes tell apart: the planted login's and the remote session's.
+    pub fn tokens(&self) -> stubs::claude_ai::Tokens {
+        stubs::claude_ai::Tokens {
+            account: Some(self.access_token.clone()),
+            session: Some(self.session_token.clone()),
+        }
+    }
+
     /// Each secret with the name that replaces it.
     pub fn named(&self) -> [(&str, &'static str); 5] {
         [

@@ -96,37 +96,35 @@ pub fn design(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
 /// `project`: what the Projects API received on either transport, in order (optionally one
 /// operation, `method`): how many (`equals`) and what (`matches`, the whole ordered list).
 pub fn project(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
-    let seen: Vec<Value> = run
-        .project
-        .iter()
-        .map(|r| serde_json::to_value(r).unwrap_or_default())
-        .filter(|r| spec.method.as_deref().is_none_or(|m| r["op"] == m))
-        .collect();
-    ordered(spec, run, &seen, "Projects API requests")
+    of_one_kind(spec, run, &run.project, "op", "Projects API requests")
 }
 
 /// `artifact`: what the artifact routes received, in order (optionally one operation, `method`):
 /// how many (`equals`) and what (`matches`, the whole ordered list).
 pub fn artifact(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
-    let seen: Vec<Value> = run
-        .artifact
-        .iter()
-        .map(|r| serde_json::to_value(r).unwrap_or_default())
-        .filter(|r| spec.method.as_deref().is_none_or(|m| r["op"] == m))
-        .collect();
-    ordered(spec, run, &seen, "artifact requests")
+    of_one_kind(spec, run, &run.artifact, "op", "artifact requests")
 }
 
 /// `directory`: what the directory routes received, in order (optionally one route, `method`):
 /// how many (`equals`) and what (`matches`, the whole ordered list).
 pub fn directory(spec: &CheckSpec, run: &RunOutcome) -> Result<(), String> {
-    let seen: Vec<Value> = run
-        .directory
+    of_one_kind(spec, run, &run.directory, "route", "directory requests")
+}
+
+/// A mock's requests, only those whose `field` is the check's `method` when it names one.
+fn of_one_kind<T: serde::Serialize>(
+    spec: &CheckSpec,
+    run: &RunOutcome,
+    requests: &[T],
+    field: &str,
+    what: &str,
+) -> Result<(), String> {
+    let seen: Vec<Value> = requests
         .iter()
         .map(|r| serde_json::to_value(r).unwrap_or_default())
-        .filter(|r| spec.method.as_deref().is_none_or(|m| r["route"] == m))
+        .filter(|r| spec.method.as_deref().is_none_or(|m| r[field] == m))
         .collect();
-    ordered(spec, run, &seen, "directory requests")
+    ordered(spec, run, &seen, what)
 }
 
 /// `project_state`: the Project after the run, against `matches`, or exactly as seeded

@@ -3,7 +3,7 @@
 //! isolated run, the network namespace whose first-party names they answer on.
 
 use anyhow::{Context, Result};
-use stubs::claude_ai::{ClaudeAi, DesignScript, ProjectScript, Tokens};
+use stubs::claude_ai::{ClaudeAi, DesignScript, ProjectScript};
 use stubs::cues::Cues;
 use stubs::messages::{AgentScript, MessagesStub, Split, StubConfig, Turn};
 
@@ -58,10 +58,7 @@ pub(super) async fn start(
             // The organization and tokens are the harness's, never the scenario's.
             let mut project: ProjectScript = dirs.places.expand_script(project)?;
             project.organization = Some(ORGANIZATION_UUID.into());
-            project.tokens = Tokens {
-                account: Some(secrets.access_token.clone()),
-                session: Some(secrets.session_token.clone()),
-            };
+            project.tokens = secrets.tokens();
             claude_ai = claude_ai.with_project(project.clone());
             Some(project)
         }
@@ -70,10 +67,7 @@ pub(super) async fn start(
     if let Some(directory) = &scenario.directory {
         let mut directory: stubs::claude_ai::DirectoryScript = directory.clone();
         directory.organization = Some(ORGANIZATION_UUID.into());
-        directory.tokens = Tokens {
-            account: Some(secrets.access_token.clone()),
-            session: Some(secrets.session_token.clone()),
-        };
+        directory.tokens = secrets.tokens();
         claude_ai = claude_ai.with_directories(directory);
     }
     if let Some(artifacts) = &scenario.artifacts {
