@@ -60,14 +60,6 @@ fn keywords(description: &str, required: bool) -> Value {
     schema
 }
 
-fn strings(v: &Value) -> Vec<String> {
-    crate::json::strings(v)
-}
-
-fn text(v: &Value) -> String {
-    v.to_string()
-}
-
 fn ok(content: String, structured: Value) -> Result<ToolOutput, ToolError> {
     Ok(ToolOutput {
         content,
@@ -190,14 +182,16 @@ impl Tool for Directory {
 
     fn call(&self, input: &Value, ctx: &mut ToolContext) -> Result<ToolOutput, ToolError> {
         let home = ctx.home.clone();
-        let words = strings(&input["keywords"]);
+        let words = crate::json::strings(&input["keywords"]);
         match self.0 {
             Kind::ListConnectors | Kind::SearchMcpRegistry | Kind::SuggestConnectors => {
                 let found = block_on(async {
                     match self.0 {
                         Kind::ListConnectors => connectors::list(&home).await,
                         Kind::SearchMcpRegistry => connectors::search(&home, &words).await,
-                        _ => connectors::suggest(&home, &strings(&input["uuids"])).await,
+                        _ => {
+                            connectors::suggest(&home, &crate::json::strings(&input["uuids"])).await
+                        }
                     }
                 });
                 // The cause stays out of the result, as 2.1.235 keeps it to its debug log.
@@ -209,7 +203,7 @@ impl Tool for Directory {
                 let items = match found {
                     Found::OptIn(message) => {
                         let out = json!({field: [], "opt_in_required": true, "message": message});
-                        return ok(text(&out), out);
+                        return ok(out.to_string(), out);
                     }
                     Found::Items(items) => items,
                 };
@@ -226,7 +220,10 @@ impl Tool for Directory {
                         &words,
                     ),
                 };
-                ok(text(&Value::Array(items.clone())), json!({field: items}))
+                ok(
+                    Value::Array(items.clone()).to_string(),
+                    json!({field: items}),
+                )
             }
             Kind::ListPlugins | Kind::ListSkills => {
                 let listed = block_on(async {
@@ -237,7 +234,7 @@ impl Tool for Directory {
                 })
                 .map_err(ToolError::plain)?;
                 let out = json!({"results": crate::directories::named_by(listed, &words)});
-                ok(text(&out), out)
+                ok(out.to_string(), out)
             }
             Kind::SearchPlugins | Kind::SearchSkills | Kind::SuggestSkills => {
                 let noun = match self.0 {
@@ -267,11 +264,11 @@ impl Tool for Directory {
                     out.insert("results".into(), Value::Array(hits));
                 }
                 let out = Value::Object(out);
-                ok(text(&out), out)
+                ok(out.to_string(), out)
             }
             Kind::SuggestPluginInstall => {
                 let out = card(input);
-                ok(text(&out), out)
+                ok(out.to_string(), out)
             }
         }
     }
